@@ -1,0 +1,134 @@
+/** One dispatched server-sent event. */
+export interface SseEvent {
+  /** The `event:` field, or `message` when the event named none. */
+  event: string;
+  /** The `data:` lines joined with `\n`. */
+  data: string;
+  /** The last event id seen on the stream so far (ids persist across events, per the SSE spec). */
+  id: string | undefined;
+  /** The `retry:` value of this event in milliseconds, when it had a valid one. */
+  retry: number | undefined;
+}
+
+/** Callbacks of {@link createSseParser}. */
+export interface SseParserCallbacks {
+  onEvent(event: SseEvent): void;
+  /** A `:` comment line (text after the colon, one leading space removed); keep-alives show up here. */
+  onComment?(comment: string): void;
+}
+
+/** A push parser: feed network chunks in order, then call `end()`. */
+export interface SseParser {
+  feed(chunk: Uint8Array | string): void;
+  /** Flushes the decoder; an event whose data lines were complete but lacked the final blank line is dispatched. */
+  end(): void;
+}
+
+const LINE_FEED = 10;
+const CARRIAGE_RETURN = 13;
+
+/**
+ * Creates a one-pass server-sent events parser (WHATWG `text/event-stream` rules): `\r\n`, `\r`
+ * and `\n` line ends, multi-line data, comments, a leading BOM, and chunks split anywhere, including
+ * inside a line ending or a multi-byte UTF-8 character (bytes are decoded once per chunk by a
+ * streaming `TextDecoder`).
+ *
+ * @example
+ * const parser = createSseParser({ onEvent: (event) => console.log(event.event, event.data) });
+ * for await (const chunk of response.body) parser.feed(chunk);
+ * parser.end();
+ */
+export function createSseParser(callbacks: SseParserCallbacks): SseParser {
+  const decoder = new TextDecoder('utf-8');
+  let partialLine = '';
+  let skipLineFeed = false;
+  let atStart = true;
+  let eventType = '';
+  let data = '';
+  let hasData = false;
+  let lastEventId: string | undefined;
+  let retry: number | undefined;
+
+  function dispatch(): void {
+    if (hasData) {
+      callbacks.onEvent({ event: eventType === '' ? 'message' : eventType, data, id: lastEventId, retry });
+    }
+    eventType = '';
+    data = '';
+    hasData = false;
+    retry = undefined;
+  }
+
+  function processLine(line: string): void {
+    if (line === '') {
+      dispatch();
+      return;
+    }
+    const colon = line.indexOf(':');
+    if (colon === 0) {
+      callbacks.onComment?.(line.charCodeAt(1) === 32 ? line.slice(2) : line.slice(1));
+      return;
+    }
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? '' : line.slice(colon + 1);
+    if (value.charCodeAt(0) === 32) value = value.slice(1);
+    switch (field) {
+      case 'event':
+        eventType = value;
+        break;
+      case 'data':
+        data = hasData ? `${data}\n${value}` : value;
+        hasData = true;
+        break;
+      case 'id':
+        if (!value.includes('\0')) lastEventId = value;
+        break;
+      case 'retry':
+        if (/^\d+$/.test(value)) retry = Number(value);
+        break;
+      default:
+        break;
+    }
+  }
+
+  function processText(text: string): void {
+    let start = 0;
+    if (atStart && text.length > 0) {
+      atStart = false;
+      if (text.charCodeAt(0) === 0xfeff) start = 1;
+    }
+    if (skipLineFeed && start < text.length) {
+      if (text.charCodeAt(start) === LINE_FEED) start += 1;
+      skipLineFeed = false;
+    }
+    let index = start;
+    while (index < text.length) {
+      const code = text.charCodeAt(index);
+      if (code !== LINE_FEED && code !== CARRIAGE_RETURN) {
+        index += 1;
+        continue;
+      }
+      const line = partialLine === '' ? text.slice(start, index) : partialLine + text.slice(start, index);
+      partialLine = '';
+      processLine(line);
+      index += 1;
+      if (code === CARRIAGE_RETURN) {
+        if (index === text.length) skipLineFeed = true;
+        else if (text.charCodeAt(index) === LINE_FEED) index += 1;
+      }
+      start = index;
+    }
+    if (start < text.length) partialLine += text.slice(start);
+  }
+
+  return {
+    feed(chunk) {
+      processText(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+    },
+    end() {
+      processText(decoder.decode());
+      partialLine = '';
+      dispatch();
+    },
+  };
+}

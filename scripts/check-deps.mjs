@@ -1,0 +1,170 @@
+#!/usr/bin/env node
+// Fails on import cycles (between packages and between files of one package), on imports of another
+// package's internals (anything but `@boxagnts/<name>`), on relative imports that leave their package,
+// on imports of undeclared workspace packages, and on imports against the layering of ARCHITECTURE.md.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Which `@boxagnts/*` packages each package may import at run time (ARCHITECTURE.md, transitively closed). */
+export const ALLOWED_LAYERS = {
+  api: [],
+  tools: ['api'],
+  'wasm-tools': ['tools', 'api'],
+  'tools-manager': ['tools', 'wasm-tools', 'api'],
+  query: ['api', 'tools'],
+  workspace: ['api', 'query', 'tools'],
+  gateway: ['api', 'tools', 'wasm-tools', 'tools-manager', 'query', 'workspace'],
+  testkit: [],
+};
+
+const SOURCE_EXTENSIONS = ['.ts', '.mts', '.tsx', '.js', '.mjs'];
+const IMPORT_PATTERN =
+  /(?:^|[\s;}])(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/** Module specifiers a source text imports (static, re-exports, dynamic with a literal). */
+export function importsOf(text) {
+  const withoutComments = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+  const specifiers = [];
+  for (const match of withoutComments.matchAll(IMPORT_PATTERN)) specifiers.push(match[1] ?? match[2]);
+  return specifiers;
+}
+
+function walk(dir) {
+  const files = [];
+  if (!existsSync(dir)) return files;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) files.push(...walk(path));
+    else if (SOURCE_EXTENSIONS.some((ext) => entry.name.endsWith(ext)) && !entry.name.endsWith('.d.ts')) files.push(path);
+  }
+  return files;
+}
+
+/** Resolve a relative specifier (`./x.js` written for `./x.ts`) to a file on disk. */
+function resolveRelative(from, specifier) {
+  const base = resolve(dirname(from), specifier);
+  const stem = base.replace(/\.(m?js|ts)$/, '');
+  const candidates = [base, ...SOURCE_EXTENSIONS.map((ext) => stem + ext), ...SOURCE_EXTENSIONS.map((ext) => join(base, `index${ext}`))];
+  return candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
+}
+
+const isTestFile = (path) => /\.test\.[mc]?[tj]sx?$/.test(path) || path.split(sep).includes('test');
+
+/** Strongly connected components with more than one node (or a self-loop): the cycles. */
+export function findCycles(graph) {
+  let index = 0;
+  const stack = [];
+  const onStack = new Set();
+  const indices = new Map();
+  const lowLinks = new Map();
+  const cycles = [];
+  const visit = (node) => {
+    indices.set(node, index);
+    lowLinks.set(node, index);
+    index += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!indices.has(next)) {
+        visit(next);
+        lowLinks.set(node, Math.min(lowLinks.get(node), lowLinks.get(next)));
+      } else if (onStack.has(next)) {
+        lowLinks.set(node, Math.min(lowLinks.get(node), indices.get(next)));
+      }
+    }
+    if (lowLinks.get(node) === indices.get(node)) {
+      const component = [];
+      let member;
+      do {
+        member = stack.pop();
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1 || (graph.get(node) ?? new Set()).has(node)) cycles.push(component.reverse());
+    }
+  };
+  for (const node of graph.keys()) if (!indices.has(node)) visit(node);
+  return cycles;
+}
+
+/** Check a repository; returns a list of problems (empty when clean). */
+export function checkRepository(root) {
+  const problems = [];
+  const packages = [];
+  for (const group of ['packages', 'extensions', 'examples']) {
+    const groupDir = join(root, group);
+    if (!existsSync(groupDir)) continue;
+    for (const name of readdirSync(groupDir)) {
+      const manifestPath = join(groupDir, name, 'package.json');
+      if (!existsSync(manifestPath)) continue;
+      const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+      packages.push({ group, dir: join(groupDir, name), manifest });
+    }
+  }
+  const packageGraph = new Map();
+  for (const pkg of packages) {
+    const own = pkg.manifest.name;
+    const shortName = own.replace(/^@boxagnts\//, '');
+    const runtimeDeps = new Set(Object.keys({ ...pkg.manifest.dependencies, ...pkg.manifest.peerDependencies }));
+    const allDeps = new Set([...runtimeDeps, ...Object.keys(pkg.manifest.devDependencies ?? {})]);
+    packageGraph.set(own, new Set([...runtimeDeps].filter((dep) => dep.startsWith('@boxagnts/'))));
+    const fileGraph = new Map();
+    for (const file of walk(pkg.dir)) {
+      const where = relative(root, file);
+      const edges = new Set();
+      fileGraph.set(file, edges);
+      for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
+        if (specifier.startsWith('.')) {
+          const target = resolveRelative(file, specifier);
+          if (!target) continue;
+          if (!target.startsWith(pkg.dir + sep)) {
+            problems.push(`${where}: imports ${specifier}, outside its package; import the other package by name`);
+            continue;
+          }
+          edges.add(target);
+          continue;
+        }
+        const scoped = /^@boxagnts\/([^/]+)(\/.*)?$/.exec(specifier);
+        if (!scoped) continue;
+        const [, target, subpath] = scoped;
+        const targetName = `@boxagnts/${target}`;
+        if (subpath && subpath !== '/package.json') {
+          problems.push(`${where}: imports ${specifier}, another package's internals; import ${targetName} only`);
+        }
+        if (targetName === own) {
+          problems.push(`${where}: imports its own package by name (${specifier}); use a relative import`);
+          continue;
+        }
+        const declared = isTestFile(file) ? allDeps.has(targetName) : runtimeDeps.has(targetName);
+        if (!declared) {
+          problems.push(
+            `${where}: imports ${targetName}, which ${own} does not declare in ${isTestFile(file) ? 'its dependencies' : 'dependencies or peerDependencies'}`,
+          );
+        }
+        const allowed = ALLOWED_LAYERS[shortName];
+        if (pkg.group === 'packages' && allowed && !isTestFile(file) && !allowed.includes(target)) {
+          problems.push(`${where}: ${own} may not import ${targetName} (layers: ${shortName} -> ${allowed.join(', ') || 'nothing'})`);
+        }
+      }
+    }
+    for (const cycle of findCycles(fileGraph)) {
+      problems.push(`import cycle in ${own}: ${[...cycle, cycle[0]].map((file) => relative(root, file)).join(' -> ')}`);
+    }
+  }
+  for (const cycle of findCycles(packageGraph)) {
+    problems.push(`dependency cycle between packages: ${[...cycle, cycle[0]].join(' -> ')}`);
+  }
+  return problems;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+  const problems = checkRepository(root);
+  if (problems.length > 0) {
+    process.stderr.write(`check-deps: ${problems.length} problem(s)\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
+    process.exit(1);
+  }
+  process.stdout.write('check-deps: no import cycles, no internal imports, layers respected\n');
+}

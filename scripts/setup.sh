@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Sets up a fresh machine (Node 20 with npm, nothing else needed): pnpm at the pinned version,
+# node-gyp pointed at the local Node headers, and the workspace installed from the frozen lockfile.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PNPM_VERSION=12.4.2
+if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null)" != "$PNPM_VERSION" ]; then
+  echo "setup: installing pnpm $PNPM_VERSION" >&2
+  # corepack fails its signature check on this kind of machine; npm installs pnpm fine.
+  npm install --global --no-fund --no-audit "pnpm@$PNPM_VERSION" >&2
+fi
+
+# pnpm does not pass npm's nodedir to node-gyp: without it better-sqlite3 tries to download headers.
+if [ -z "${npm_config_nodedir:-}" ] && [ -f /usr/include/node/node.h ]; then
+  export npm_config_nodedir=/usr
+fi
+
+pnpm install --frozen-lockfile --reporter=append-only >&2

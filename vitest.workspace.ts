@@ -1,0 +1,44 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProjectInlineConfiguration } from 'vitest/config';
+
+/**
+ * One vitest project per workspace package (packages/*, extensions/*, examples/*).
+ *
+ * vitest 4 no longer reads this file on its own; the root `vitest.config.ts` imports
+ * `projects` from here into `test.projects`, so this list is the real configuration.
+ * Every project `extends` the root config so it inherits the alias that maps
+ * `@boxagnts/<name>` to `packages/<name>/src/index.ts`: tests run against the sources.
+ */
+const root = dirname(fileURLToPath(import.meta.url));
+
+function packageDirs(group: string): string[] {
+  const dir = join(root, group);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, 'package.json')))
+    .map((entry) => `${group}/${entry.name}`)
+    .sort();
+}
+
+export const projectDirs: string[] = [
+  ...packageDirs('packages'),
+  ...packageDirs('extensions'),
+  ...packageDirs('examples'),
+];
+
+export const projects: TestProjectInlineConfiguration[] = [
+  ...projectDirs.map((dir) => ({
+    extends: true as const,
+    test: {
+      name: dir.replace(/^(packages|extensions|examples)\//, ''),
+      root: join(root, dir),
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    },
+  })),
+  // The repository's own tooling (the dependency checker).
+  { extends: true as const, test: { name: 'repo', root: join(root, 'scripts'), include: ['**/*.test.ts'] } },
+];
+
+export default projects;
