@@ -1,5 +1,4 @@
 import type { AssistantMessage } from './message.ts';
-import type { ProviderMetadata } from './provider-metadata.ts';
 import type { FinishReason, Usage } from './usage.ts';
 
 /** A complete model answer: the message exactly as received, why it ended, and what it cost. */
@@ -8,8 +7,8 @@ export interface AssistantResponse {
   id?: string;
   /** The model that actually answered (may differ from the requested alias). */
   model?: string;
+  /** The content blocks; message-level provider metadata (from message start/end events) rides on it. */
   message: AssistantMessage;
   finishReason: FinishReason;
   usage: Usage;
-  providerMetadata?: ProviderMetadata;
 }

@@ -87,30 +87,30 @@ describe('geminiProtocol.renderResponse', () => {
         stopReason: 'tool_use',
       }),
       request,
-    ) as Json;
-    expect(body.candidates[0].content.role).toBe('model');
+    );
+    expect(at(body, 'candidates', 0, 'content', 'role')).toBe('model');
     expect(partsOf(body)).toEqual([
       { text: 'Let me think', thought: true, thoughtSignature: 'sig-1' },
       { text: 'Calling the tool.' },
       { functionCall: { id: 'call_1', name: 'weather', args: { city: 'Paris' } } },
       { functionCall: { name: 'time', args: {} } },
     ]);
-    expect(body.candidates[0].finishReason).toBe('STOP');
-    expect(body.modelVersion).toBe('gemini-2.5-flash');
-    expect(body.responseId).toBe('resp-1');
+    expect(at(body, 'candidates', 0, 'finishReason')).toBe('STOP');
+    expect(at(body, 'modelVersion')).toBe('gemini-2.5-flash');
+    expect(at(body, 'responseId')).toBe('resp-1');
   });
 
   it('sends malformed arguments as a string in place of the args object', () => {
     const body = geminiProtocol.renderResponse(
       turn({ content: [{ type: 'tool_call', id: 'c', name: 'f', arguments: '{"city":"Par' }] }),
       request,
-    ) as Json;
-    expect(partsOf(body)[0]?.functionCall.args).toBe('{"city":"Par');
+    );
+    expect(at(partsOf(body)[0], 'functionCall', 'args')).toBe('{"city":"Par');
   });
 
   it('maps stop reasons and sends a raw one verbatim', () => {
-    const reason = (overrides: Partial<ResolvedTurn>): string =>
-      (geminiProtocol.renderResponse(turn(overrides), request) as Json).candidates[0].finishReason;
+    const reason = (overrides: Partial<ResolvedTurn>): unknown =>
+      at(geminiProtocol.renderResponse(turn(overrides), request), 'candidates', 0, 'finishReason');
     expect(reason({ stopReason: 'max_tokens' })).toBe('MAX_TOKENS');
     expect(reason({ stopReason: 'content_filter' })).toBe('SAFETY');
     expect(reason({ stopReason: 'refusal' })).toBe('SAFETY');
@@ -150,23 +150,26 @@ describe('geminiProtocol.renderStream', () => {
     request,
   );
   const payloads = events.map((event) => parse(event.data));
+  const parts = payloads.flatMap(partsOf);
 
   it('splits text and thoughts into textDelta pieces and sends each call whole', () => {
-    const parts = payloads.flatMap(partsOf);
-    expect(parts.filter((part) => part.thought).map((part) => part.text)).toEqual(['abcde', 'fg']);
-    expect(parts.filter((part) => part.thought).map((part) => part.thoughtSignature)).toEqual([undefined, 'sig']);
+    const thoughts = parts.filter((part) => at(part, 'thought') === true);
+    expect(thoughts.map((part) => at(part, 'text'))).toEqual(['abcde', 'fg']);
+    expect(thoughts.map((part) => at(part, 'thoughtSignature'))).toEqual([undefined, 'sig']);
     const text = parts
-      .filter((part) => !part.thought && typeof part.text === 'string')
-      .map((part) => part.text)
+      .filter((part) => at(part, 'thought') === undefined)
+      .map((part) => at(part, 'text') ?? '')
       .join('');
     expect(text).toBe('Hello, world');
-    expect(parts.filter((part) => part.functionCall)).toEqual([{ functionCall: { name: 'lookup', args: { q: 'x' } } }]);
+    expect(parts.filter((part) => at(part, 'functionCall') !== undefined)).toEqual([
+      { functionCall: { name: 'lookup', args: { q: 'x' } } },
+    ]);
   });
 
   it('ends with one terminal chunk that alone carries finishReason', () => {
     expect(events.map((event) => event.terminal === true)).toEqual([false, false, false, false, false, false, true]);
     expect(events.every((event) => event.event === undefined)).toBe(true);
-    expect(payloads.map((payload) => payload.candidates[0].finishReason)).toEqual([
+    expect(payloads.map((payload) => at(payload, 'candidates', 0, 'finishReason'))).toEqual([
       undefined,
       undefined,
       undefined,
@@ -175,7 +178,7 @@ describe('geminiProtocol.renderStream', () => {
       undefined,
       'STOP',
     ]);
-    expect(payloads.at(-1)?.usageMetadata).toMatchObject({
+    expect(at(payloads.at(-1), 'usageMetadata')).toMatchObject({
       promptTokenCount: 5,
       candidatesTokenCount: 5,
       thoughtsTokenCount: 4,
@@ -194,8 +197,10 @@ describe('geminiProtocol.renderStream', () => {
 describe('geminiProtocol.renderError', () => {
   const render = (error: MockErrorKind, extra: Record<string, unknown> = {}) => {
     const response = geminiProtocol.renderError({ error, ...extra }, request);
-    return { ...response, json: parse(response.body).error as Json };
+    return { ...response, json: at(parse(response.body), 'error') };
   };
+  const details = (json: unknown): unknown[] => list(at(json, 'details'));
+  const typeOf = (detail: unknown): string => String(at(detail, '@type'));
 
   it('gives every kind its Gemini status and gRPC code', () => {
     const expected: Record<MockErrorKind, [number, string]> = {
@@ -211,42 +216,48 @@ describe('geminiProtocol.renderError', () => {
     };
     for (const [kind, [status, code]] of Object.entries(expected) as [MockErrorKind, [number, string]][]) {
       const response = render(kind);
-      expect([response.status, response.json.code, response.json.status]).toEqual([status, status, code]);
-      expect(response.json.message.length).toBeGreaterThan(10);
+      expect([response.status, at(response.json, 'code'), at(response.json, 'status')]).toEqual([status, status, code]);
+      expect(String(at(response.json, 'message')).length).toBeGreaterThan(10);
     }
-    expect(render('overloaded').json.message).toBe('The model is overloaded. Please try again later.');
-    expect(render('auth').json.details[0]).toMatchObject({ reason: 'API_KEY_INVALID' });
-    expect(render('not_found').json.message).toContain('models/gemini-2.5-flash is not found for API version v1beta');
+    expect(at(render('overloaded').json, 'message')).toBe('The model is overloaded. Please try again later.');
+    expect(details(render('auth').json)[0]).toMatchObject({ reason: 'API_KEY_INVALID' });
+    expect(at(render('not_found').json, 'message')).toContain(
+      'models/gemini-2.5-flash is not found for API version v1beta',
+    );
   });
 
   it('tells a rate limit from a daily quota by the QuotaFailure violation and adds RetryInfo', () => {
     const rate = render('rate_limit', { retryAfterMs: 34400, retryAfterSeconds: 35 });
     const quota = render('quota');
-    const violation = (json: Json) =>
-      json.details.find((detail: Json) => detail['@type'].endsWith('QuotaFailure')).violations[0];
-    expect(violation(rate.json).quotaId).toBe('GenerateRequestsPerMinutePerProjectPerModel-FreeTier');
-    expect(violation(quota.json).quotaId).toBe('GenerateRequestsPerDayPerProjectPerModel-FreeTier');
-    expect(rate.json.details.at(-1)).toEqual({ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '34.4s' });
-    expect(rate.json.message).toContain('Please retry in 34.4s.');
+    const quotaId = (json: unknown): unknown =>
+      at(
+        details(json).find((detail) => typeOf(detail).endsWith('QuotaFailure')),
+        'violations',
+        0,
+        'quotaId',
+      );
+    expect(quotaId(rate.json)).toBe('GenerateRequestsPerMinutePerProjectPerModel-FreeTier');
+    expect(quotaId(quota.json)).toBe('GenerateRequestsPerDayPerProjectPerModel-FreeTier');
+    expect(details(rate.json).at(-1)).toEqual({
+      '@type': 'type.googleapis.com/google.rpc.RetryInfo',
+      retryDelay: '34.4s',
+    });
+    expect(at(rate.json, 'message')).toContain('Please retry in 34.4s.');
     expect(rate.headers['retry-after']).toBe('35');
-    expect(quota.json.details.some((detail: Json) => detail['@type'].endsWith('RetryInfo'))).toBe(false);
+    expect(details(quota.json).some((detail) => typeOf(detail).endsWith('RetryInfo'))).toBe(false);
     expect(quota.headers['retry-after']).toBeUndefined();
   });
 
   it('writes token counts into the context overflow message', () => {
-    expect(render('context_overflow', { requestedTokens: 3475108, limitTokens: 1048576 }).json.message).toBe(
+    expect(at(render('context_overflow', { requestedTokens: 3475108, limitTokens: 1048576 }).json, 'message')).toBe(
       'The input token count (3475108) exceeds the maximum number of tokens allowed (1048576).',
     );
   });
 
   it('honours a status and message override', () => {
     const response = render('overloaded', { status: 500, message: 'boom' });
-    expect([response.status, response.json.code, response.json.status, response.json.message]).toEqual([
-      500,
-      500,
-      'INTERNAL',
-      'boom',
-    ]);
+    expect(response.status).toBe(500);
+    expect(response.json).toEqual({ code: 500, message: 'boom', status: 'INTERNAL' });
   });
 
   it('formats retry delays from milliseconds or seconds', () => {
@@ -275,12 +286,14 @@ describe.skipIf(!providerStreamsDir)(`geminiProtocol with recorded streams (${fi
       const recorded = lines(name);
       const events = geminiProtocol.replayStream(recorded);
       expect(events.map((event) => event.data)).toEqual(recorded);
-      expect(events.map((event) => event.terminal === true)).toEqual(recorded.map((_, i) => i === recorded.length - 1));
+      expect(events.map((event) => event.terminal === true)).toEqual(
+        recorded.map((_, index) => index === recorded.length - 1),
+      );
     }
     const text = geminiProtocol
       .replayStream(lines('google-text.chunks.txt'))
       .flatMap((event) => partsOf(parse(event.data)))
-      .map((part) => part.text ?? '')
+      .map((part) => at(part, 'text') ?? '')
       .join('');
     expect(text).toBe('There are **3** "r"s in strawberry.\n\nst**r**awbe**rr**y');
   });
@@ -288,20 +301,27 @@ describe.skipIf(!providerStreamsDir)(`geminiProtocol with recorded streams (${fi
   it('renders responses with the same shape as a recorded one', () => {
     const recorded = parse(readFileSync(fixture('google-gemini/google-tool-call.json'), 'utf8'));
     const rendered = geminiProtocol.renderResponse(
-      turn({ content: [{ type: 'tool_call', id: undefined, name: 'weather', arguments: '{"location":"San Francisco"}' }] }),
+      turn({
+        content: [{ type: 'tool_call', id: undefined, name: 'weather', arguments: '{"location":"San Francisco"}' }],
+        usage: { input: 29, output: 908, cacheRead: 0, cacheWrite: 0, reasoning: 893 },
+      }),
       request,
-    ) as Json;
-    expect(Object.keys(rendered).sort()).toEqual(Object.keys(recorded).sort());
-    expect(partsOf(rendered)[0]?.functionCall).toEqual(partsOf(recorded)[0]?.functionCall);
-    expect(Object.keys(rendered.usageMetadata)).toEqual(expect.arrayContaining(Object.keys(recorded.usageMetadata)));
+    );
+    const keys = (value: unknown): string[] => Object.keys(value as object).sort();
+    expect(keys(rendered)).toEqual(keys(recorded));
+    expect(at(partsOf(rendered)[0], 'functionCall')).toEqual(at(partsOf(recorded)[0], 'functionCall'));
+    expect(keys(at(rendered, 'usageMetadata'))).toEqual(expect.arrayContaining(keys(at(recorded, 'usageMetadata'))));
+    expect(at(rendered, 'usageMetadata', 'totalTokenCount')).toBe(at(recorded, 'usageMetadata', 'totalTokenCount'));
   });
 
-  it('renders a rate-limit body with the recorded 429 body shape', () => {
-    const recorded = parse(readFileSync(fixture('google-gemini/google-429-retry-info.json'), 'utf8')).error as Json;
-    const rendered = parse(geminiProtocol.renderError({ error: 'quota', retryAfterMs: 34400 }, request).body).error as Json;
-    expect([rendered.code, rendered.status]).toEqual([recorded.code, recorded.status]);
-    const types = (json: Json): string[] => json.details.map((detail: Json) => detail['@type']);
+  it('renders a quota body with the recorded 429 body shape', () => {
+    const recorded = at(parse(readFileSync(fixture('google-gemini/google-429-retry-info.json'), 'utf8')), 'error');
+    const rendered = at(parse(geminiProtocol.renderError({ error: 'quota', retryAfterMs: 34400 }, request).body), 'error');
+    expect([at(rendered, 'code'), at(rendered, 'status')]).toEqual([at(recorded, 'code'), at(recorded, 'status')]);
+    const types = (json: unknown): string[] => list(at(json, 'details')).map((detail) => String(at(detail, '@type')));
     expect(types(rendered)).toEqual(expect.arrayContaining(types(recorded)));
-    expect(rendered.details.at(-1).retryDelay).toBe(recorded.details.at(-1).retryDelay);
+    expect(at(list(at(rendered, 'details')).at(-1), 'retryDelay')).toBe(
+      at(list(at(recorded, 'details')).at(-1), 'retryDelay'),
+    );
   });
 });

@@ -23,6 +23,7 @@ export interface ResolvedTurn {
   stopReason: MockStopReason;
   /** When set, send this exact vendor stop value instead of mapping `stopReason`. */
   rawStopReason: string | undefined;
+  /** `input` counts every input token, cached ones included; `output` includes `reasoning`. */
   usage: { input: number; output: number; cacheRead: number; cacheWrite: number; reasoning: number };
   /** The model name to report. */
   model: string;

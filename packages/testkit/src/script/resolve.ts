@@ -87,7 +87,7 @@ export function resolveTurn(turn: MockTurn, options: ResolveOptions): ResolvedTu
     stopReason: turn.stopReason ?? (hasToolCalls ? 'tool_use' : 'end_turn'),
     rawStopReason: turn.rawStopReason,
     usage: {
-      input: turn.usage?.input ?? 10,
+      input: turn.usage?.input ?? Math.max(10, (turn.usage?.cacheRead ?? 0) + (turn.usage?.cacheWrite ?? 0)),
       output: turn.usage?.output ?? estimateTokens(outputText),
       cacheRead: turn.usage?.cacheRead ?? 0,
       cacheWrite: turn.usage?.cacheWrite ?? 0,

@@ -42,3 +42,15 @@ describe('parseMockFault', () => {
     expect(() => parseMockFault({ kind: 'http_error', error: 'rate_limit', status: 200 })).toThrow(/status/);
   });
 });
+
+describe('usage consistency', () => {
+  it('rejects cache or reasoning counts larger than the totals they are part of', () => {
+    expect(() => parseMockScript({ steps: [{ text: 'x', usage: { input: 5, cacheRead: 10 } }] })).toThrow(
+      /steps\[0\]\.usage\.input: input counts cached tokens/,
+    );
+    expect(() => parseMockScript({ steps: [{ text: 'x', usage: { output: 1, reasoning: 2 } }] })).toThrow(
+      /usage\.output/,
+    );
+    expect(parseMockScript({ steps: [{ text: 'x', usage: { input: 120, cacheRead: 100 } }] }).steps).toHaveLength(1);
+  });
+});

@@ -85,7 +85,15 @@ const usageSchema = z.strictObject({
   cacheRead: nonNegativeInt.optional(),
   cacheWrite: nonNegativeInt.optional(),
   reasoning: nonNegativeInt.optional(),
-});
+})
+  .refine(
+    (usage) => usage.input === undefined || (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0) <= usage.input,
+    { message: 'input counts cached tokens too: it must be at least cacheRead + cacheWrite', path: ['input'] },
+  )
+  .refine((usage) => usage.output === undefined || (usage.reasoning ?? 0) <= usage.output, {
+    message: 'output counts reasoning tokens too: it must be at least reasoning',
+    path: ['output'],
+  });
 
 const turnSchema = z.strictObject({
   text: z.string().optional(),

@@ -34,12 +34,20 @@ export type MockStopReason =
   | 'pause_turn'
   | 'content_filter';
 
-/** Token usage the response reports. Missing numbers default to 0 (input/output default to an estimate). */
+/**
+ * Token usage the response reports, in neutral terms; each protocol splits it its own way (Anthropic's
+ * `input_tokens` leaves cached tokens out, OpenAI's `prompt_tokens` counts them in).
+ */
 export interface MockUsage {
+  /** All input tokens, cached ones included. Default 10 (or cacheRead + cacheWrite when larger). */
   input?: number;
+  /** All output tokens, reasoning included. Default: an estimate from the content. */
   output?: number;
+  /** Input tokens read from the prompt cache (part of `input`). Default 0. */
   cacheRead?: number;
+  /** Input tokens written to the prompt cache (part of `input`). Default 0. */
   cacheWrite?: number;
+  /** Output tokens spent on reasoning (part of `output`). Default: an estimate from thinking blocks. */
   reasoning?: number;
 }
 

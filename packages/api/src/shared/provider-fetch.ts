@@ -1,0 +1,109 @@
+import { type Dispatcher, fetch as undiciFetch } from 'undici';
+import { RedirectError } from '../spec/llm-error-classes.ts';
+import { getSharedHttpAgent } from './http-agent.ts';
+import { redactUrl } from './redact-secrets.ts';
+
+/** The `fetch` signature the LLM SDKs (`@anthropic-ai/sdk`, `openai`) and the adapters accept. */
+export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** Options of {@link createProviderFetch}. */
+export interface ProviderFetchOptions {
+  /** The connection pool; the shared agent (looked up per request) when omitted. */
+  dispatcher?: Dispatcher;
+  /** Named in redirect errors. */
+  providerId?: string;
+  /** Most same-origin redirects followed for one request. Default 5. */
+  maxRedirects?: number;
+}
+
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Creates a `fetch` that sends through the shared keep-alive agent and never follows a redirect to
+ * another origin: Node's fetch would forward `x-api-key`, `x-goog-api-key` and the body to the new
+ * host. A same-origin redirect is followed (303, and 301/302 after POST, turn into a GET without a
+ * body, as browsers do); a cross-origin one rejects with a {@link RedirectError}. Pass the result as
+ * the SDKs' `fetch` option. A caller's `redirect: 'manual'` or `'error'` is respected.
+ *
+ * @example
+ * const client = new Anthropic({ apiKey, fetch: createProviderFetch({ providerId: 'anthropic' }), maxRetries: 0 });
+ */
+export function createProviderFetch(options: ProviderFetchOptions = {}): FetchFunction {
+  const maxRedirects = options.maxRedirects ?? 5;
+
+  return async function providerFetch(input, init = {}) {
+    let request = await toRequestParts(input, init);
+    const mode = init.redirect ?? 'follow';
+    for (let redirects = 0; ; redirects += 1) {
+      const response = (await undiciFetch(request.url, {
+        ...(init as Record<string, unknown>),
+        method: request.method,
+        headers: request.headers,
+        body: request.body ?? null,
+        redirect: 'manual',
+        dispatcher: (init as { dispatcher?: Dispatcher }).dispatcher ?? options.dispatcher ?? getSharedHttpAgent(),
+        ...(isStreamBody(request.body) ? { duplex: 'half' } : {}),
+      })) as unknown as Response;
+      const location = response.headers.get('location');
+      if (mode === 'manual' || !REDIRECT_STATUSES.has(response.status) || location === null) return response;
+      await response.body?.cancel().catch(() => undefined);
+      const target = new URL(location, request.url);
+      const context = {
+        location: redactUrl(target.href),
+        status: response.status,
+        url: redactUrl(request.url.href),
+        ...(options.providerId === undefined ? {} : { providerId: options.providerId }),
+      };
+      const fail = (message: string) => new RedirectError({ ...context, message });
+      if (target.origin !== request.url.origin) throw new RedirectError(context);
+      if (mode === 'error') throw fail(`Redirected to ${redactUrl(target.href)} while redirect: 'error' was set.`);
+      if (redirects >= maxRedirects) {
+        throw fail(`More than ${maxRedirects} redirects, the last to ${redactUrl(target.href)}: check the base URL.`);
+      }
+      const becomesGet =
+        response.status === 303 || ((response.status === 301 || response.status === 302) && request.method === 'POST');
+      if (!becomesGet && isStreamBody(request.body)) {
+        throw fail(
+          `Redirected to ${redactUrl(target.href)} but the request body was a stream that cannot be sent twice: set the base URL to the final address.`,
+        );
+      }
+      request = becomesGet ? asGetRequest(request, target) : { ...request, url: target };
+    }
+  };
+}
+
+interface RequestParts {
+  url: URL;
+  method: string;
+  headers: Headers;
+  body: BodyInit | undefined;
+}
+
+async function toRequestParts(input: string | URL | Request, init: RequestInit): Promise<RequestParts> {
+  if (typeof input === 'string' || input instanceof URL) {
+    return {
+      url: new URL(input),
+      method: (init.method ?? 'GET').toUpperCase(),
+      headers: new Headers(init.headers),
+      body: init.body ?? undefined,
+    };
+  }
+  const method = (init.method ?? input.method).toUpperCase();
+  const headers = new Headers(input.headers);
+  for (const [name, value] of new Headers(init.headers)) headers.set(name, value);
+  const body = init.body ?? (method === 'GET' || method === 'HEAD' ? undefined : await input.arrayBuffer());
+  return { url: new URL(input.url), method, headers, body };
+}
+
+function asGetRequest(request: RequestParts, target: URL): RequestParts {
+  const headers = new Headers(request.headers);
+  for (const name of ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']) {
+    headers.delete(name);
+  }
+  return { url: target, method: 'GET', headers, body: undefined };
+}
+
+function isStreamBody(body: BodyInit | undefined): boolean {
+  if (body === undefined || body === null || typeof body === 'string') return false;
+  return typeof (body as ReadableStream).getReader === 'function' || Symbol.asyncIterator in (body as object);
+}

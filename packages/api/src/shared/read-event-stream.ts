@@ -1,0 +1,73 @@
+import { createNdjsonParser } from './ndjson-parser.ts';
+import { createSseParser, type SseEvent } from './sse-parser.ts';
+
+/** A response body as undici, Node streams or tests give it. */
+export type ByteStream = AsyncIterable<Uint8Array | string>;
+
+/** Options of {@link readServerSentEvents}. */
+export interface ReadServerSentEventsOptions {
+  /** Sees `:` comment lines (keep-alives); they are never yielded as events. */
+  onComment?(comment: string): void;
+}
+
+/**
+ * Reads a `text/event-stream` body as an async iterable of events, pulling one network chunk at a
+ * time (no web-stream pipeline in between). Stopping the iteration cancels the body.
+ *
+ * @example
+ * for await (const event of readServerSentEvents(response.body)) {
+ *   if (event.data === '[DONE]') break;
+ *   handle(JSON.parse(event.data));
+ * }
+ */
+export async function* readServerSentEvents(
+  body: ByteStream,
+  options: ReadServerSentEventsOptions = {},
+): AsyncGenerator<SseEvent, void, undefined> {
+  const pending: SseEvent[] = [];
+  const parser = createSseParser({
+    onEvent: (event) => pending.push(event),
+    ...(options.onComment === undefined ? {} : { onComment: options.onComment }),
+  });
+  for await (const chunk of body) {
+    parser.feed(chunk);
+    if (pending.length > 0) yield* drain(pending);
+  }
+  parser.end();
+  yield* drain(pending);
+}
+
+/** A line of an NDJSON body that was not valid JSON. */
+export interface InvalidNdjsonLine {
+  line: string;
+  error: unknown;
+}
+
+/**
+ * Reads a newline-delimited JSON body as an async iterable of parsed values; invalid lines go to
+ * `onInvalidLine` (default: skipped) so one bad line does not end the stream.
+ *
+ * @example
+ * for await (const chunk of readNdjson(response.body)) handle(chunk);
+ */
+export async function* readNdjson(
+  body: ByteStream,
+  options: { onInvalidLine?(invalid: InvalidNdjsonLine): void } = {},
+): AsyncGenerator<unknown, void, undefined> {
+  const pending: unknown[] = [];
+  const parser = createNdjsonParser({
+    onValue: (value) => pending.push(value),
+    onInvalidLine: (line, error) => options.onInvalidLine?.({ line, error }),
+  });
+  for await (const chunk of body) {
+    parser.feed(chunk);
+    if (pending.length > 0) yield* drain(pending);
+  }
+  parser.end();
+  yield* drain(pending);
+}
+
+function* drain<T>(pending: T[]): Generator<T, void, undefined> {
+  const batch = pending.splice(0, pending.length);
+  for (const item of batch) yield item;
+}
