@@ -37,7 +37,8 @@ function walk(dir) {
     if (entry.name === 'node_modules' || entry.name === 'dist') continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) files.push(...walk(path));
-    else if (SOURCE_EXTENSIONS.some((ext) => entry.name.endsWith(ext)) && !entry.name.endsWith('.d.ts')) files.push(path);
+    else if (SOURCE_EXTENSIONS.some((ext) => entry.name.endsWith(ext)) && !entry.name.endsWith('.d.ts'))
+      files.push(path);
   }
   return files;
 }
@@ -46,7 +47,11 @@ function walk(dir) {
 function resolveRelative(from, specifier) {
   const base = resolve(dirname(from), specifier);
   const stem = base.replace(/\.(m?js|ts)$/, '');
-  const candidates = [base, ...SOURCE_EXTENSIONS.map((ext) => stem + ext), ...SOURCE_EXTENSIONS.map((ext) => join(base, `index${ext}`))];
+  const candidates = [
+    base,
+    ...SOURCE_EXTENSIONS.map((ext) => stem + ext),
+    ...SOURCE_EXTENSIONS.map((ext) => join(base, `index${ext}`)),
+  ];
   return candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
 }
 
@@ -145,7 +150,9 @@ export function checkRepository(root) {
         }
         const allowed = ALLOWED_LAYERS[shortName];
         if (pkg.group === 'packages' && allowed && !isTestFile(file) && !allowed.includes(target)) {
-          problems.push(`${where}: ${own} may not import ${targetName} (layers: ${shortName} -> ${allowed.join(', ') || 'nothing'})`);
+          problems.push(
+            `${where}: ${own} may not import ${targetName} (layers: ${shortName} -> ${allowed.join(', ') || 'nothing'})`,
+          );
         }
       }
     }

@@ -17,8 +17,7 @@ function repo(files: Record<string, string>): string {
   return root;
 }
 
-const manifest = (name: string, dependencies: Record<string, string> = {}) =>
-  JSON.stringify({ name, dependencies });
+const manifest = (name: string, dependencies: Record<string, string> = {}) => JSON.stringify({ name, dependencies });
 
 afterEach(() => {
   for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
@@ -26,7 +25,8 @@ afterEach(() => {
 
 describe('importsOf', () => {
   it('finds static, type-only, re-export and dynamic imports and ignores comments', () => {
-    const text = `import a from './a.js';\nimport type { B } from "./b.js";\nexport { c } from './c.js';\n` +
+    const text =
+      `import a from './a.js';\nimport type { B } from "./b.js";\nexport { c } from './c.js';\n` +
       `const d = await import('./d.js');\n// import x from './commented.js';\n/* import y from './block.js' */`;
     expect(importsOf(text)).toEqual(['./a.js', './b.js', './c.js', './d.js']);
   });
@@ -41,7 +41,14 @@ describe('findCycles', () => {
       ['d', new Set(['a'])],
     ]);
     expect(findCycles(graph)).toEqual([['a', 'b', 'c']]);
-    expect(findCycles(new Map([['x', new Set(['y'])], ['y', new Set()]]))).toEqual([]);
+    expect(
+      findCycles(
+        new Map([
+          ['x', new Set(['y'])],
+          ['y', new Set()],
+        ]),
+      ),
+    ).toEqual([]);
   });
 });
 

@@ -18,7 +18,9 @@ export async function anthropicExchange(baseURL: string, print: (line: string) =
       }
     }
     const message = await stream.finalMessage();
-    print(`  [anthropic] stop_reason=${message.stop_reason} usage in=${message.usage.input_tokens} out=${message.usage.output_tokens} cache_read=${message.usage.cache_read_input_tokens}`);
+    print(
+      `  [anthropic] stop_reason=${message.stop_reason} usage in=${message.usage.input_tokens} out=${message.usage.output_tokens} cache_read=${message.usage.cache_read_input_tokens}`,
+    );
     messages.push({ role: 'assistant', content: message.content });
     const calls = message.content.filter((block) => block.type === 'tool_use');
     if (calls.length === 0) {

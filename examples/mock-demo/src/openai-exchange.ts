@@ -5,7 +5,10 @@ import { getWeather, weatherSchema } from './weather.js';
 export async function openaiExchange(baseURL: string, print: (line: string) => void): Promise<string> {
   const client = new OpenAI({ baseURL, apiKey: 'demo-key-not-secret', maxRetries: 0 });
   const tools: OpenAI.ChatCompletionTool[] = [
-    { type: 'function', function: { name: 'get_weather', description: 'Current weather of a city', parameters: weatherSchema } },
+    {
+      type: 'function',
+      function: { name: 'get_weather', description: 'Current weather of a city', parameters: weatherSchema },
+    },
   ];
   const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the weather in Oslo?' }];
   for (let turn = 1; turn <= 4; turn++) {
@@ -26,7 +29,8 @@ export async function openaiExchange(baseURL: string, print: (line: string) => v
         print(`  [openai]    text  +${JSON.stringify(choice.delta.content)}`);
       }
       for (const call of choice?.delta.tool_calls ?? []) {
-        const slot = (calls[call.index] ??= { id: '', name: '', arguments: '' });
+        const slot = calls[call.index] ?? { id: '', name: '', arguments: '' };
+        calls[call.index] = slot;
         if (call.id) slot.id = call.id;
         if (call.function?.name) {
           slot.name = call.function.name;
@@ -39,7 +43,9 @@ export async function openaiExchange(baseURL: string, print: (line: string) => v
       }
       if (choice?.finish_reason) finish = choice.finish_reason;
       if (chunk.usage) {
-        print(`  [openai]    usage prompt=${chunk.usage.prompt_tokens} completion=${chunk.usage.completion_tokens} cached=${chunk.usage.prompt_tokens_details?.cached_tokens ?? 0}`);
+        print(
+          `  [openai]    usage prompt=${chunk.usage.prompt_tokens} completion=${chunk.usage.completion_tokens} cached=${chunk.usage.prompt_tokens_details?.cached_tokens ?? 0}`,
+        );
       }
     }
     print(`  [openai]    finish_reason=${finish}`);
@@ -47,7 +53,11 @@ export async function openaiExchange(baseURL: string, print: (line: string) => v
     messages.push({
       role: 'assistant',
       content: text || null,
-      tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })),
+      tool_calls: calls.map((call) => ({
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: call.arguments },
+      })),
     });
     for (const call of calls) {
       const result = getWeather(JSON.parse(call.arguments) as { city: string });

@@ -10,18 +10,22 @@ export function getWeather(input: { city: string }): { city: string; temperature
 }
 
 /** JSON Schema of `get_weather`, as both SDKs send it. */
-export const weatherSchema = {
+export const weatherSchema: { type: 'object'; properties: Record<string, unknown>; required: string[] } = {
   type: 'object',
   properties: { city: { type: 'string', description: 'City name' } },
   required: ['city'],
-} as const;
+};
 
 /** Two turns per protocol: ask for the tool, then answer from its result. */
 export function demoScript(): MockScript {
   const exchange = (city: string, answer: string) => [
     {
       content: [
-        { type: 'thinking' as const, thinking: `The user wants the weather in ${city}; call the tool.`, signature: 'sig-demo' },
+        {
+          type: 'thinking' as const,
+          thinking: `The user wants the weather in ${city}; call the tool.`,
+          signature: 'sig-demo',
+        },
         { type: 'text' as const, text: `Let me check the weather in ${city}.` },
         { type: 'tool_call' as const, name: 'get_weather', input: { city } },
       ],

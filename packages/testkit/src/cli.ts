@@ -13,7 +13,9 @@ async function main(): Promise<void> {
     onRequest: command.quiet
       ? undefined
       : (request) => {
-          const route = request.protocol ? ` ${request.protocol} model=${request.model || '-'} stream=${request.stream}` : '';
+          const route = request.protocol
+            ? ` ${request.protocol} model=${request.model || '-'} stream=${request.stream}`
+            : '';
           process.stdout.write(`#${request.index} ${request.method} ${request.path}${route}\n`);
         },
   });
@@ -27,6 +29,8 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   const known = error instanceof CliUsageError || error instanceof MockScriptError;
-  process.stderr.write(`boxagnts-mock: ${known ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
+  process.stderr.write(
+    `boxagnts-mock: ${known ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`,
+  );
   process.exit(2);
 });

@@ -1,3 +1,4 @@
+export { decodeEventStream, encodeEventStreamMessage } from './protocols/aws-eventstream.js';
 export type {
   ErrorResponse,
   ParsedRequest,
@@ -10,7 +11,6 @@ export type {
   WireEvent,
 } from './protocols/protocol.js';
 export { PROTOCOL_IDS } from './protocols/protocol.js';
-export { decodeEventStream, encodeEventStreamMessage } from './protocols/aws-eventstream.js';
 export { MockScriptError, parseMockFault, parseMockScript } from './script/schema.js';
 export type {
   MockBlock,

@@ -1,7 +1,7 @@
 import { type Dispatcher, fetch as undiciFetch } from 'undici';
-import { RedirectError } from '../spec/llm-error-classes.ts';
-import { getSharedHttpAgent } from './http-agent.ts';
-import { redactUrl } from './redact-secrets.ts';
+import { RedirectError } from '../spec/llm-error-classes.js';
+import { getSharedHttpAgent } from './http-agent.js';
+import { redactUrl } from './redact-secrets.js';
 
 /** The `fetch` signature the LLM SDKs (`@anthropic-ai/sdk`, `openai`) and the adapters accept. */
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -35,15 +35,17 @@ export function createProviderFetch(options: ProviderFetchOptions = {}): FetchFu
     let request = await toRequestParts(input, init);
     const mode = init.redirect ?? 'follow';
     for (let redirects = 0; ; redirects += 1) {
-      const response = (await undiciFetch(request.url, {
-        ...(init as Record<string, unknown>),
+      // Global fetch types (undici-types 6) and undici 7's differ only nominally; the values are compatible.
+      const undiciInit = {
+        ...init,
         method: request.method,
         headers: request.headers,
         body: request.body ?? null,
         redirect: 'manual',
         dispatcher: (init as { dispatcher?: Dispatcher }).dispatcher ?? options.dispatcher ?? getSharedHttpAgent(),
         ...(isStreamBody(request.body) ? { duplex: 'half' } : {}),
-      })) as unknown as Response;
+      } as unknown as Parameters<typeof undiciFetch>[1];
+      const response = (await undiciFetch(request.url, undiciInit)) as unknown as Response;
       const location = response.headers.get('location');
       if (mode === 'manual' || !REDIRECT_STATUSES.has(response.status) || location === null) return response;
       await response.body?.cancel().catch(() => undefined);
@@ -72,27 +74,38 @@ export function createProviderFetch(options: ProviderFetchOptions = {}): FetchFu
   };
 }
 
+type RequestBody = NonNullable<RequestInit['body']>;
+
 interface RequestParts {
   url: URL;
   method: string;
   headers: Headers;
-  body: BodyInit | undefined;
+  body: RequestBody | undefined;
 }
 
 async function toRequestParts(input: string | URL | Request, init: RequestInit): Promise<RequestParts> {
   if (typeof input === 'string' || input instanceof URL) {
-    return {
-      url: new URL(input),
-      method: (init.method ?? 'GET').toUpperCase(),
-      headers: new Headers(init.headers),
-      body: init.body ?? undefined,
-    };
+    const headers = new Headers(init.headers);
+    const body = await encodeFormData(init.body ?? undefined, headers);
+    return { url: new URL(input), method: (init.method ?? 'GET').toUpperCase(), headers, body };
   }
   const method = (init.method ?? input.method).toUpperCase();
   const headers = new Headers(input.headers);
   for (const [name, value] of new Headers(init.headers)) headers.set(name, value);
   const body = init.body ?? (method === 'GET' || method === 'HEAD' ? undefined : await input.arrayBuffer());
-  return { url: new URL(input.url), method, headers, body };
+  return { url: new URL(input.url), method, headers, body: await encodeFormData(body, headers) };
+}
+
+/**
+ * undici 7 does not recognise Node's built-in `FormData` (it would send "[object FormData]"), and the
+ * SDKs build uploads with it: encode it to multipart bytes with Node's own `Response`.
+ */
+async function encodeFormData(body: RequestBody | undefined, headers: Headers): Promise<RequestBody | undefined> {
+  if (typeof FormData === 'undefined' || !(body instanceof FormData)) return body;
+  const encoded = new Response(body);
+  const contentType = encoded.headers.get('content-type');
+  if (contentType !== null) headers.set('content-type', contentType);
+  return new Uint8Array(await encoded.arrayBuffer());
 }
 
 function asGetRequest(request: RequestParts, target: URL): RequestParts {
@@ -103,7 +116,7 @@ function asGetRequest(request: RequestParts, target: URL): RequestParts {
   return { url: target, method: 'GET', headers, body: undefined };
 }
 
-function isStreamBody(body: BodyInit | undefined): boolean {
+function isStreamBody(body: RequestBody | undefined): boolean {
   if (body === undefined || body === null || typeof body === 'string') return false;
   return typeof (body as ReadableStream).getReader === 'function' || Symbol.asyncIterator in (body as object);
 }

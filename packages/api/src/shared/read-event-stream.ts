@@ -1,5 +1,5 @@
-import { createNdjsonParser } from './ndjson-parser.ts';
-import { createSseParser, type SseEvent } from './sse-parser.ts';
+import { createNdjsonParser } from './ndjson-parser.js';
+import { createSseParser, type SseEvent } from './sse-parser.js';
 
 /** A response body as undici, Node streams or tests give it. */
 export type ByteStream = AsyncIterable<Uint8Array | string>;

@@ -1,4 +1,5 @@
-import type { StreamStallKind } from './llm-error-classes.ts';
+import { LlmError, type LlmErrorOptions } from './llm-error.js';
+import type { StreamStallKind } from './llm-error-classes.js';
 import {
   AbortedError,
   AuthenticationError,
@@ -10,8 +11,7 @@ import {
   RateLimitError,
   RequestTimeoutError,
   StreamStallError,
-} from './llm-error-classes.ts';
-import { LlmError, type LlmErrorOptions } from './llm-error.ts';
+} from './llm-error-classes.js';
 
 /** Options of {@link createLlmError}: the base options plus the fields some subclasses carry. */
 export interface CreateLlmErrorOptions extends LlmErrorOptions {

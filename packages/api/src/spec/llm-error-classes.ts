@@ -1,4 +1,4 @@
-import { hasErrorMarker, isLlmError, LlmError, type LlmErrorSubclassOptions } from './llm-error.ts';
+import { hasErrorMarker, isLlmError, LlmError, type LlmErrorSubclassOptions } from './llm-error.js';
 
 const CONTEXT_OVERFLOW_MARKER: unique symbol = Symbol.for('boxagnts.api.error.context_overflow');
 const RATE_LIMIT_MARKER: unique symbol = Symbol.for('boxagnts.api.error.rate_limit');
@@ -22,7 +22,7 @@ function label(providerId: string | undefined): string {
  * compacting the history or lowering `maxOutputTokens`, using the token counts when the vendor gave them.
  */
 export class ContextOverflowError extends LlmError {
-  private readonly [CONTEXT_OVERFLOW_MARKER] = true;
+  readonly [CONTEXT_OVERFLOW_MARKER] = true;
   override name = 'ContextOverflowError';
   /** Tokens the request needed, when the vendor said. */
   readonly requestedTokens: number | undefined;
@@ -48,7 +48,7 @@ export class ContextOverflowError extends LlmError {
 
 /** Too many requests or tokens per minute; retried after the server's delay. */
 export class RateLimitError extends LlmError {
-  private readonly [RATE_LIMIT_MARKER] = true;
+  readonly [RATE_LIMIT_MARKER] = true;
   override name = 'RateLimitError';
   constructor(options: LlmErrorSubclassOptions) {
     super({
@@ -61,7 +61,7 @@ export class RateLimitError extends LlmError {
 
 /** The vendor is temporarily over capacity (HTTP 503/529); retry later or fall back to another model. */
 export class OverloadedError extends LlmError {
-  private readonly [OVERLOADED_MARKER] = true;
+  readonly [OVERLOADED_MARKER] = true;
   override name = 'OverloadedError';
   constructor(options: LlmErrorSubclassOptions) {
     super({
@@ -74,7 +74,7 @@ export class OverloadedError extends LlmError {
 
 /** Credit, billing or a hard quota is exhausted; retrying does not help until it is raised. */
 export class QuotaExceededError extends LlmError {
-  private readonly [QUOTA_MARKER] = true;
+  readonly [QUOTA_MARKER] = true;
   override name = 'QuotaExceededError';
   constructor(options: LlmErrorSubclassOptions) {
     super({
@@ -89,7 +89,7 @@ export class QuotaExceededError extends LlmError {
 
 /** The vendor rejected the credentials. */
 export class AuthenticationError extends LlmError {
-  private readonly [AUTHENTICATION_MARKER] = true;
+  readonly [AUTHENTICATION_MARKER] = true;
   override name = 'AuthenticationError';
   constructor(options: LlmErrorSubclassOptions) {
     super({
@@ -102,7 +102,7 @@ export class AuthenticationError extends LlmError {
 
 /** No API key was passed and none of the environment variables that may hold it is set. */
 export class MissingApiKeyError extends AuthenticationError {
-  private readonly [MISSING_API_KEY_MARKER] = true;
+  readonly [MISSING_API_KEY_MARKER] = true;
   override name = 'MissingApiKeyError';
   /** The environment variables that were checked, in order. */
   readonly envVarNames: readonly string[];
@@ -124,7 +124,7 @@ export class MissingApiKeyError extends AuthenticationError {
 
 /** The vendor's safety system blocked the prompt or the answer. */
 export class ContentFilterError extends LlmError {
-  private readonly [CONTENT_FILTER_MARKER] = true;
+  readonly [CONTENT_FILTER_MARKER] = true;
   override name = 'ContentFilterError';
   constructor(options: LlmErrorSubclassOptions) {
     super({
@@ -137,20 +137,22 @@ export class ContentFilterError extends LlmError {
 
 /** The connection failed or broke (reset, refused, DNS, truncated stream). */
 export class NetworkError extends LlmError {
-  private readonly [NETWORK_MARKER] = true;
+  readonly [NETWORK_MARKER] = true;
   override name = 'NetworkError';
   constructor(options: LlmErrorSubclassOptions) {
     super({
       ...options,
       reason: 'network',
-      message: options.message ?? `Network failure talking to ${label(options.providerId)}: check the base URL and connectivity.`,
+      message:
+        options.message ??
+        `Network failure talking to ${label(options.providerId)}: check the base URL and connectivity.`,
     });
   }
 }
 
 /** A connect, header or body timeout of the transport, or an HTTP 408/504. */
 export class RequestTimeoutError extends LlmError {
-  private readonly [TIMEOUT_MARKER] = true;
+  readonly [TIMEOUT_MARKER] = true;
   override name = 'RequestTimeoutError';
   constructor(options: LlmErrorSubclassOptions) {
     super({
@@ -166,7 +168,7 @@ export type StreamStallKind = 'first-byte' | 'idle';
 
 /** A stream stopped producing events; the request was aborted (retryable before the first delta). */
 export class StreamStallError extends LlmError {
-  private readonly [STREAM_STALL_MARKER] = true;
+  readonly [STREAM_STALL_MARKER] = true;
   override name = 'StreamStallError';
   readonly stallKind: StreamStallKind;
   readonly timeoutMs: number;
@@ -188,7 +190,7 @@ export class StreamStallError extends LlmError {
 
 /** The caller's abort signal fired; never retried. */
 export class AbortedError extends LlmError {
-  private readonly [ABORTED_MARKER] = true;
+  readonly [ABORTED_MARKER] = true;
   override name = 'AbortedError';
   constructor(options: LlmErrorSubclassOptions) {
     super({ ...options, reason: 'aborted', message: options.message ?? 'The request was aborted by the caller.' });
@@ -200,7 +202,7 @@ export class AbortedError extends LlmError {
  * forward `x-api-key`-style headers and the request body to the new host.
  */
 export class RedirectError extends LlmError {
-  private readonly [REDIRECT_MARKER] = true;
+  readonly [REDIRECT_MARKER] = true;
   override name = 'RedirectError';
   /** Where the server wanted to send the request. */
   readonly location: string;

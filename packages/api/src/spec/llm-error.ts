@@ -66,7 +66,7 @@ export type LlmErrorSubclassOptions = Omit<LlmErrorOptions, 'reason' | 'message'
  * context. Test for it with {@link isLlmError}, not `instanceof`.
  */
 export class LlmError extends Error {
-  private readonly [LLM_ERROR_MARKER] = true;
+  readonly [LLM_ERROR_MARKER] = true;
   override name = 'LlmError';
   readonly reason: LlmErrorReason;
   readonly isRetryable: boolean;

@@ -1,5 +1,5 @@
-import type { JsonObject } from './json-value.ts';
-import type { ProviderMetadata } from './provider-metadata.ts';
+import type { JsonObject } from './json-value.js';
+import type { ProviderMetadata } from './provider-metadata.js';
 
 /** The three conversation roles every protocol can express. */
 export type MessageRole = 'system' | 'user' | 'assistant';

@@ -1,6 +1,6 @@
-import type { AssistantResponse } from './response.ts';
-import type { LlmRequest } from './request.ts';
-import type { StreamEvent } from './stream-event.ts';
+import type { LlmRequest } from './request.js';
+import type { AssistantResponse } from './response.js';
+import type { StreamEvent } from './stream-event.js';
 
 /** Per-call options: cancellation and extra HTTP headers. */
 export interface LlmCallOptions {

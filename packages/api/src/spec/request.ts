@@ -1,6 +1,6 @@
-import type { Message } from './message.ts';
-import type { ProviderOptions } from './provider-metadata.ts';
-import type { ToolChoice, ToolDefinition } from './tool-definition.ts';
+import type { Message } from './message.js';
+import type { ProviderOptions } from './provider-metadata.js';
+import type { ToolChoice, ToolDefinition } from './tool-definition.js';
 
 /** One piece of a layered system prompt. */
 export type SystemPromptPart =

@@ -1,5 +1,5 @@
-import type { AssistantMessage } from './message.ts';
-import type { FinishReason, Usage } from './usage.ts';
+import type { AssistantMessage } from './message.js';
+import type { FinishReason, Usage } from './usage.js';
 
 /** A complete model answer: the message exactly as received, why it ended, and what it cost. */
 export interface AssistantResponse {

@@ -1,8 +1,8 @@
-import type { LlmError } from './llm-error.ts';
-import type { JsonObject } from './json-value.ts';
-import type { ToolInputError } from './message.ts';
-import type { ProviderMetadata } from './provider-metadata.ts';
-import type { FinishReason, Usage } from './usage.ts';
+import type { JsonObject } from './json-value.js';
+import type { LlmError } from './llm-error.js';
+import type { ToolInputError } from './message.js';
+import type { ProviderMetadata } from './provider-metadata.js';
+import type { FinishReason, Usage } from './usage.js';
 
 /** The stream opened; id and model as the vendor reported them. */
 export interface MessageStartEvent {

@@ -1,4 +1,4 @@
-import type { JsonSchema } from './json-value.ts';
+import type { JsonSchema } from './json-value.js';
 
 /** A tool as the model sees it: a name, what it does, and a JSON Schema for its input. */
 export interface ToolDefinition {

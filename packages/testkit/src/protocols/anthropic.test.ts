@@ -112,7 +112,7 @@ const everyBlock = turn({
     { type: 'tool_call', id: 'toolu_1', name: 'read', arguments: '{"path":"a.txt"}' },
   ],
   stopReason: 'tool_use',
-  usage: { input: 12, output: 40, cacheRead: 100, cacheWrite: 7, reasoning: 5 },
+  usage: { input: 119, output: 40, cacheRead: 100, cacheWrite: 7, reasoning: 5 },
 });
 
 describe('anthropicProtocol.renderResponse', () => {
@@ -144,7 +144,9 @@ describe('anthropicProtocol.renderResponse', () => {
   });
 
   it('sends a raw stop reason verbatim and names the stop sequence from the request', () => {
-    const raw = roundTrip(anthropicProtocol.renderResponse(turn({ rawStopReason: 'model_context_window_exceeded' }), request()));
+    const raw = roundTrip(
+      anthropicProtocol.renderResponse(turn({ rawStopReason: 'model_context_window_exceeded' }), request()),
+    );
     expect(at(raw, 'stop_reason')).toBe('model_context_window_exceeded');
     const stopped = roundTrip(
       anthropicProtocol.renderResponse(turn({ stopReason: 'stop_sequence' }), request({ stop_sequences: ['END'] })),
@@ -270,7 +272,9 @@ describe('anthropicProtocol.renderError', () => {
       { error: 'context_overflow', requestedTokens: 210_000, limitTokens: 200_000 },
       request(),
     );
-    expect(at(JSON.parse(overflow.body), 'error', 'message')).toBe('prompt is too long: 210000 tokens > 200000 maximum');
+    expect(at(JSON.parse(overflow.body), 'error', 'message')).toBe(
+      'prompt is too long: 210000 tokens > 200000 maximum',
+    );
   });
 
   it('honours status, message and retry-after overrides', () => {
@@ -304,6 +308,13 @@ describe('anthropicProtocol stream extras', () => {
       { event: 'message_stop', data: '{"type":"message_stop"}', terminal: true },
     ]);
   });
+
+  it('still names a damaged recorded line after its leading type field', () => {
+    expect(anthropicProtocol.replayStream(['{"type":"message_delta","delta":{', 'not json'])).toEqual([
+      { event: 'message_delta', data: '{"type":"message_delta","delta":{', terminal: true },
+      { data: 'not json' },
+    ]);
+  });
 });
 
 describe.skipIf(!providerStreamsDir)(`anthropicProtocol with recorded streams (${fixturesSkipReason})`, () => {
@@ -335,7 +346,10 @@ describe.skipIf(!providerStreamsDir)(`anthropicProtocol with recorded streams ($
     const shape = (events: WireEvent[]) =>
       payloads(events)
         .filter((payload) => at(payload, 'type') !== 'ping')
-        .map((payload) => `${at(payload, 'type')}:${at(payload, 'delta', 'type') ?? at(payload, 'content_block', 'type') ?? ''}`);
+        .map(
+          (payload) =>
+            `${at(payload, 'type')}:${at(payload, 'delta', 'type') ?? at(payload, 'content_block', 'type') ?? ''}`,
+        );
     const dedupe = (list: string[]) => list.filter((item, index) => item !== list[index - 1]);
     expect(dedupe(shape(rendered))).toEqual(dedupe(shape(recorded)));
   });

@@ -20,7 +20,7 @@ function readBody(body: unknown): z.infer<typeof requestBodySchema> {
  * The Messages API `stop_reason` for a neutral stop reason. Anthropic has no content-filter
  * reason; its streaming classifiers stop with `refusal`, the closest meaning.
  *
- * @see https://docs.claude.com/en/api/handling-stop-reasons
+ * @see https://docs.claude.com/en/docs/build-with-claude/handling-stop-reasons
  */
 export function anthropicStopReason(reason: MockStopReason): string {
   switch (reason) {
@@ -49,37 +49,46 @@ function stopFields(turn: ResolvedTurn, request: ParsedRequest) {
 }
 
 /**
- * Usage in the Messages API shape. `input_tokens` excludes cached tokens, which are counted in
- * `cache_read_input_tokens` and `cache_creation_input_tokens` (written with the default 5-minute TTL).
+ * Anthropic's `input_tokens` leaves out the cached tokens that the neutral `input` counts: those are
+ * reported apart as `cache_read_input_tokens` and `cache_creation_input_tokens`.
+ *
+ * @see https://docs.claude.com/en/docs/build-with-claude/prompt-caching
+ */
+export function anthropicInputTokens(usage: ResolvedTurn['usage']): number {
+  return Math.max(0, usage.input - usage.cacheRead - usage.cacheWrite);
+}
+
+/**
+ * Usage in the Messages API shape, cache writes counted at the default 5-minute TTL, with the
+ * `output_tokens_details.thinking_tokens` breakdown recent responses carry (even when 0).
  * `message_start` reports only the first output token; the final count comes with `message_delta`.
  *
  * @see https://docs.claude.com/en/docs/build-with-claude/prompt-caching
  */
 export function anthropicUsage(turn: ResolvedTurn, phase: 'start' | 'final' = 'final'): Record<string, unknown> {
-  const { input, output, cacheRead, cacheWrite, reasoning } = turn.usage;
+  const { output, cacheRead, cacheWrite, reasoning } = turn.usage;
   const usage: Record<string, unknown> = {
-    input_tokens: input,
+    input_tokens: anthropicInputTokens(turn.usage),
     cache_creation_input_tokens: cacheWrite,
     cache_read_input_tokens: cacheRead,
     cache_creation: { ephemeral_5m_input_tokens: cacheWrite, ephemeral_1h_input_tokens: 0 },
     output_tokens: phase === 'start' ? Math.min(1, output) : output,
     service_tier: 'standard',
   };
-  if (phase === 'final' && reasoning > 0) usage.output_tokens_details = { thinking_tokens: reasoning };
+  if (phase === 'final') usage.output_tokens_details = { thinking_tokens: reasoning };
   return usage;
 }
 
 /** The cumulative usage a `message_delta` carries. */
 function deltaUsage(turn: ResolvedTurn): Record<string, unknown> {
-  const { input, output, cacheRead, cacheWrite, reasoning } = turn.usage;
-  const usage: Record<string, unknown> = {
-    input_tokens: input,
+  const { output, cacheRead, cacheWrite, reasoning } = turn.usage;
+  return {
+    input_tokens: anthropicInputTokens(turn.usage),
     cache_creation_input_tokens: cacheWrite,
     cache_read_input_tokens: cacheRead,
     output_tokens: output,
+    output_tokens_details: { thinking_tokens: reasoning },
   };
-  if (reasoning > 0) usage.output_tokens_details = { thinking_tokens: reasoning };
-  return usage;
 }
 
 /**
@@ -209,7 +218,10 @@ export const anthropicProtocol: ProtocolRenderer = {
       events.push(event({ type: 'content_block_stop', index }));
     });
     events.push(
-      event({ type: 'message_delta', delta: { stop_reason, stop_sequence, stop_details }, usage: deltaUsage(turn) }, true),
+      event(
+        { type: 'message_delta', delta: { stop_reason, stop_sequence, stop_details }, usage: deltaUsage(turn) },
+        true,
+      ),
       event({ type: 'message_stop' }, true),
     );
     return events;
@@ -246,15 +258,18 @@ export const anthropicProtocol: ProtocolRenderer = {
   },
 };
 
-/** The `type` field of a recorded payload, which Anthropic repeats as the SSE event name. */
+/**
+ * The `type` of a recorded payload, which Anthropic repeats as the SSE event name. A line that is
+ * not valid JSON (a damaged recording) still gets the name its first `"type"` field gives.
+ */
 function payloadType(data: string): string | undefined {
   try {
     const payload: unknown = JSON.parse(data);
     if (typeof payload === 'object' && payload !== null && 'type' in payload && typeof payload.type === 'string') {
       return payload.type;
     }
-  } catch {
     return undefined;
+  } catch {
+    return /^\{\s*"type"\s*:\s*"([^"]+)"/.exec(data)?.[1];
   }
-  return undefined;
 }

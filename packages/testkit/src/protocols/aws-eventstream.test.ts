@@ -21,38 +21,16 @@ describe('encodeEventStreamMessage', () => {
   // Known-answer vectors published with an independent encoder (hex.pm event_stream 0.1.0 docs).
   it('encodes a frame without headers byte for byte', () => {
     const bytes = encodeEventStreamMessage({ headers: {}, payload });
-    expect([...bytes]).toEqual([
-      0, 0, 0, 30, 0, 0, 0, 0, 186, 242, 246, 138, ...payload, 174, 114, 88, 228,
-    ]);
+    expect([...bytes]).toEqual([0, 0, 0, 30, 0, 0, 0, 0, 186, 242, 246, 138, ...payload, 174, 114, 88, 228]);
   });
 
   it('encodes a string header as value type 7 byte for byte', () => {
     const bytes = encodeEventStreamMessage({ headers: { 'content-type': 'application/json' }, payload });
-    expect([...bytes]).toEqual([
-      0,
-      0,
-      0,
-      62,
-      0,
-      0,
-      0,
-      32,
-      64,
-      93,
-      249,
-      70,
-      12,
-      ...text.encode('content-type'),
-      7,
-      0,
-      16,
-      ...text.encode('application/json'),
-      ...payload,
-      111,
-      162,
-      191,
-      59,
-    ]);
+    const prelude = [0, 0, 0, 62, 0, 0, 0, 32];
+    const preludeCrc = [64, 93, 249, 70];
+    const header = [12, ...text.encode('content-type'), 7, 0, 16, ...text.encode('application/json')];
+    const messageCrc = [111, 162, 191, 59];
+    expect([...bytes]).toEqual([...prelude, ...preludeCrc, ...header, ...payload, ...messageCrc]);
   });
 });
 

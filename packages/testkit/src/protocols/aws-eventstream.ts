@@ -108,7 +108,9 @@ function decodeHeaders(bytes: Uint8Array, start: number, end: number, frameOffse
   let offset = start;
   const need = (count: number): void => {
     if (offset + count > end) {
-      throw new EventStreamDecodeError(`Event-stream frame at byte ${frameOffset}: a header runs past the headers section.`);
+      throw new EventStreamDecodeError(
+        `Event-stream frame at byte ${frameOffset}: a header runs past the headers section.`,
+      );
     }
   };
   while (offset < end) {

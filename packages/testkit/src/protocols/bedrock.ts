@@ -66,14 +66,14 @@ function contentBlock(block: ResolvedBlock): Record<string, unknown> {
 }
 
 /**
- * Converse `usage`. The neutral `input` excludes cache reads and writes, as Bedrock's `inputTokens`
- * does; `totalTokens` adds all of them up.
+ * Converse `usage`. Bedrock's `inputTokens` leaves out the tokens read from or written to the
+ * prompt cache, which the neutral `input` includes; `totalTokens` counts them all.
  */
 export function bedrockUsage(usage: ResolvedTurn['usage']): Record<string, number> {
   return {
-    inputTokens: usage.input,
+    inputTokens: Math.max(0, usage.input - usage.cacheRead - usage.cacheWrite),
     outputTokens: usage.output,
-    totalTokens: usage.input + usage.output + usage.cacheRead + usage.cacheWrite,
+    totalTokens: usage.input + usage.output,
     cacheReadInputTokens: usage.cacheRead,
     cacheWriteInputTokens: usage.cacheWrite,
   };
@@ -186,9 +186,7 @@ export const bedrockProtocol: ProtocolRenderer = {
       events.push(...blockEvents(block, index, turn));
     });
     events.push(event('messageStop', { stopReason: stopReason(turn) }, true));
-    events.push(
-      event('metadata', { usage: bedrockUsage(turn.usage), metrics: { latencyMs: LATENCY_MS } }, true),
-    );
+    events.push(event('metadata', { usage: bedrockUsage(turn.usage), metrics: { latencyMs: LATENCY_MS } }, true));
     return events;
   },
 

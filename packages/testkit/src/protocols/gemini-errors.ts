@@ -61,7 +61,9 @@ function quotaDetails(kind: 'rate_limit' | 'quota', model: string, delay: string
   const details: unknown[] = [
     {
       '@type': `${TYPE}Help`,
-      links: [{ description: 'Learn more about Gemini API quotas', url: 'https://ai.google.dev/gemini-api/docs/rate-limits' }],
+      links: [
+        { description: 'Learn more about Gemini API quotas', url: 'https://ai.google.dev/gemini-api/docs/rate-limits' },
+      ],
     },
     {
       '@type': `${TYPE}QuotaFailure`,

@@ -120,7 +120,7 @@ describe('geminiProtocol.renderResponse', () => {
   });
 
   it('reports cached and thought tokens the way Gemini counts them', () => {
-    expect(geminiUsage({ input: 100, output: 50, cacheRead: 400, cacheWrite: 0, reasoning: 30 })).toEqual({
+    expect(geminiUsage({ input: 500, output: 50, cacheRead: 400, cacheWrite: 0, reasoning: 30 })).toEqual({
       promptTokenCount: 500,
       candidatesTokenCount: 20,
       totalTokenCount: 550,
@@ -145,7 +145,7 @@ describe('geminiProtocol.renderStream', () => {
         { type: 'tool_call', id: undefined, name: 'lookup', arguments: '{"q":"x"}' },
       ],
       stopReason: 'tool_use',
-      usage: { input: 3, output: 9, cacheRead: 2, cacheWrite: 0, reasoning: 4 },
+      usage: { input: 5, output: 9, cacheRead: 2, cacheWrite: 0, reasoning: 4 },
     }),
     request,
   );
@@ -316,7 +316,10 @@ describe.skipIf(!providerStreamsDir)(`geminiProtocol with recorded streams (${fi
 
   it('renders a quota body with the recorded 429 body shape', () => {
     const recorded = at(parse(readFileSync(fixture('google-gemini/google-429-retry-info.json'), 'utf8')), 'error');
-    const rendered = at(parse(geminiProtocol.renderError({ error: 'quota', retryAfterMs: 34400 }, request).body), 'error');
+    const rendered = at(
+      parse(geminiProtocol.renderError({ error: 'quota', retryAfterMs: 34400 }, request).body),
+      'error',
+    );
     expect([at(rendered, 'code'), at(rendered, 'status')]).toEqual([at(recorded, 'code'), at(recorded, 'status')]);
     const types = (json: unknown): string[] => list(at(json, 'details')).map((detail) => String(at(detail, '@type')));
     expect(types(rendered)).toEqual(expect.arrayContaining(types(recorded)));

@@ -62,12 +62,12 @@ function parts(content: ResolvedBlock[]): GeminiPart[] {
 }
 
 /**
- * `usageMetadata`. The neutral `input` excludes cache reads/writes and `output` includes reasoning;
- * Gemini's `promptTokenCount` includes cached tokens (`cachedContentTokenCount` is a subset) and
- * `candidatesTokenCount` excludes thoughts (`totalTokenCount` = prompt + candidates + thoughts).
+ * `usageMetadata`. Gemini's `promptTokenCount` counts every input token, as the neutral `input` does
+ * (`cachedContentTokenCount` is the cached subset); its `candidatesTokenCount` leaves thoughts out,
+ * where the neutral `output` includes them (`totalTokenCount` = prompt + candidates + thoughts).
  */
 export function geminiUsage(usage: ResolvedTurn['usage']): Record<string, unknown> {
-  const prompt = usage.input + usage.cacheRead + usage.cacheWrite;
+  const prompt = usage.input;
   const thoughts = Math.min(usage.reasoning, usage.output);
   const candidates = usage.output - thoughts;
   const metadata: Record<string, unknown> = {
@@ -129,7 +129,9 @@ export const geminiProtocol: ProtocolRenderer = {
 
   renderResponse(turn) {
     return {
-      candidates: [{ content: { parts: parts(turn.content), role: 'model' }, finishReason: finishReason(turn), index: 0 }],
+      candidates: [
+        { content: { parts: parts(turn.content), role: 'model' }, finishReason: finishReason(turn), index: 0 },
+      ],
       usageMetadata: geminiUsage(turn.usage),
       modelVersion: turn.model,
       responseId: turn.responseId,

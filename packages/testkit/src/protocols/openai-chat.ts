@@ -47,20 +47,20 @@ export function openaiChatFinishReason(reason: MockStopReason): string {
 }
 
 /**
- * Usage in the Chat Completions shape. `prompt_tokens` counts every input token, cached ones included;
+ * Usage in the Chat Completions shape. `prompt_tokens` counts every input token, cached ones included (as the
+ * neutral `input` does);
  * `cached_tokens` and `reasoning_tokens` are the cached and reasoning subsets.
  *
  * @see https://platform.openai.com/docs/guides/prompt-caching
  */
 export function openaiChatUsage(turn: ResolvedTurn): Record<string, unknown> {
   const { input, output, cacheRead, cacheWrite, reasoning } = turn.usage;
-  const prompt = input + cacheRead + cacheWrite;
   const promptDetails: Record<string, number> = { cached_tokens: cacheRead, audio_tokens: 0 };
   if (cacheWrite > 0) promptDetails.cache_write_tokens = cacheWrite;
   return {
-    prompt_tokens: prompt,
+    prompt_tokens: input,
     completion_tokens: output,
-    total_tokens: prompt + output,
+    total_tokens: input + output,
     prompt_tokens_details: promptDetails,
     completion_tokens_details: {
       reasoning_tokens: reasoning,

@@ -126,12 +126,11 @@ export function turnOutcome(turn: ResolvedTurn): ResponsesOutcome {
  */
 export function openaiResponsesUsage(turn: ResolvedTurn): Record<string, unknown> {
   const { input, output, cacheRead, cacheWrite, reasoning } = turn.usage;
-  const inputTokens = input + cacheRead + cacheWrite;
   return {
-    input_tokens: inputTokens,
+    input_tokens: input,
     input_tokens_details: { cached_tokens: cacheRead, cache_write_tokens: cacheWrite },
     output_tokens: output,
     output_tokens_details: { reasoning_tokens: reasoning },
-    total_tokens: inputTokens + output,
+    total_tokens: input + output,
   };
 }

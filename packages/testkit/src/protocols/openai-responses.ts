@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { splitText } from './chunks.js';
 import { openaiErrorInfo, renderOpenAiError } from './openai-errors.js';
@@ -133,9 +132,9 @@ function itemEvents(item: ResponsesItem, outputIndex: number, turn: ResolvedTurn
   return events;
 }
 
-/** Where a mid-stream failure happens, when the server can tell: the turn and how many events went out. */
+/** Where a mid-stream failure happens, when the server can tell. */
 export interface ResponsesStreamErrorContext {
-  turn?: ResolvedTurn;
+  /** Events already on the wire before the error: the error event's `sequence_number`. */
   eventsSent?: number;
 }
 
@@ -146,17 +145,20 @@ export interface ResponsesRenderer extends ProtocolRenderer {
 
 const TERMINAL_TYPES = new Set(['response.completed', 'response.incomplete', 'response.failed']);
 
-/** The `type` of a recorded payload, which the Responses API repeats as the SSE event name. */
+/**
+ * The `type` of a recorded payload, which the Responses API repeats as the SSE event name. A line that is
+ * not valid JSON (a damaged recording) still gets the name its first `"type"` field gives.
+ */
 function payloadType(data: string): string | undefined {
   try {
     const payload: unknown = JSON.parse(data);
     if (typeof payload === 'object' && payload !== null && 'type' in payload && typeof payload.type === 'string') {
       return payload.type;
     }
-  } catch {
     return undefined;
+  } catch {
+    return /^\{\s*"type"\s*:\s*"([^"]+)"/.exec(data)?.[1];
   }
-  return undefined;
 }
 
 /**
@@ -207,29 +209,22 @@ export const openaiResponsesProtocol: ResponsesRenderer = {
   },
 
   /**
-   * A failure after the stream started ends it with `response.failed`, whose `response.error` holds
-   * the code (`rate_limit_exceeded`, `context_length_exceeded`, `server_error`, …) and message, as
-   * OpenAI's own Codex client expects. Given the turn and the number of events already sent, the
-   * response id and `sequence_number` continue the stream; without them a fresh id is used and the
-   * sequence number is left out.
+   * A failure after the stream started is the documented `error` event: `code` (`rate_limit_exceeded`,
+   * `context_length_exceeded`, `server_error`, …), `message` and `param`, numbered after the events
+   * already sent when the server says how many that was (the field is left out otherwise).
    *
-   * @see https://platform.openai.com/docs/api-reference/responses-streaming/response/failed
+   * @see https://platform.openai.com/docs/api-reference/responses-streaming/error
    */
   renderStreamError(error, request, context = {}) {
     const info = openaiErrorInfo(error, request, 'responses');
-    const identity = context.turn
-      ? identityOf(context.turn)
-      : { id: `resp_${randomBytes(12).toString('hex')}`, model: request.model, createdAt: Math.floor(Date.now() / 1000) };
-    const response = responseObject(identity, request, {
-      status: 'failed',
-      output: [],
-      usage: null,
-      error: { code: info.code ?? 'server_error', message: error.message ?? info.message },
-    });
-    const payload: Record<string, unknown> = { type: 'response.failed' };
+    const payload: Record<string, unknown> = {
+      type: 'error',
+      code: info.code ?? 'server_error',
+      message: error.message ?? info.message,
+      param: info.param,
+    };
     if (context.eventsSent !== undefined) payload.sequence_number = context.eventsSent;
-    payload.response = response;
-    return { event: 'response.failed', data: JSON.stringify(payload) };
+    return { event: 'error', data: JSON.stringify(payload) };
   },
 
   replayStream(lines) {

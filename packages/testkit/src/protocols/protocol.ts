@@ -107,8 +107,8 @@ export interface ProtocolRenderer {
   renderStream(turn: ResolvedTurn, request: ParsedRequest): WireEvent[];
   /** An HTTP error in the vendor's shape, with its headers (`retry-after`, request ids, ...). */
   renderError(error: ResolvedError, request: ParsedRequest | undefined): ErrorResponse;
-  /** The vendor's in-stream error event. */
-  renderStreamError(error: ResolvedError, request: ParsedRequest): WireEvent;
+  /** The vendor's in-stream error event; `eventsSent` is how many events of the stream went before it. */
+  renderStreamError(error: ResolvedError, request: ParsedRequest, context?: { eventsSent?: number }): WireEvent;
   /**
    * A recorded stream (one payload per line, the `shared/fixtures/provider-streams` format) as wire
    * events, exactly as the vendor frames it (Anthropic `event:` names from the payload's `type`,

@@ -53,7 +53,10 @@ function breakJson(text: string): string {
 /** Apply defaults, ids and content-level faults to a scripted turn. */
 export function resolveTurn(turn: MockTurn, options: ResolveOptions): ResolvedTurn {
   const { protocol, ids, fault } = options;
-  const blocks = [...(turn.text !== undefined ? [{ type: 'text' as const, text: turn.text }] : []), ...(turn.content ?? [])];
+  const blocks = [
+    ...(turn.text !== undefined ? [{ type: 'text' as const, text: turn.text }] : []),
+    ...(turn.content ?? []),
+  ];
   let sharedId: string | undefined;
   const content: ResolvedBlock[] = blocks.map((block) => {
     if (block.type === 'thinking') {

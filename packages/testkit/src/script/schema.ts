@@ -79,17 +79,18 @@ const faultSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 
-const usageSchema = z.strictObject({
-  input: nonNegativeInt.optional(),
-  output: nonNegativeInt.optional(),
-  cacheRead: nonNegativeInt.optional(),
-  cacheWrite: nonNegativeInt.optional(),
-  reasoning: nonNegativeInt.optional(),
-})
-  .refine(
-    (usage) => usage.input === undefined || (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0) <= usage.input,
-    { message: 'input counts cached tokens too: it must be at least cacheRead + cacheWrite', path: ['input'] },
-  )
+const usageSchema = z
+  .strictObject({
+    input: nonNegativeInt.optional(),
+    output: nonNegativeInt.optional(),
+    cacheRead: nonNegativeInt.optional(),
+    cacheWrite: nonNegativeInt.optional(),
+    reasoning: nonNegativeInt.optional(),
+  })
+  .refine((usage) => usage.input === undefined || (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0) <= usage.input, {
+    message: 'input counts cached tokens too: it must be at least cacheRead + cacheWrite',
+    path: ['input'],
+  })
   .refine((usage) => usage.output === undefined || (usage.reasoning ?? 0) <= usage.output, {
     message: 'output counts reasoning tokens too: it must be at least reasoning',
     path: ['output'],
@@ -149,9 +150,7 @@ const scriptSchema = z.strictObject({
 function toIssues(error: z.ZodError): Array<{ path: string; message: string }> {
   return error.issues.map((issue) => ({
     path: issue.path
-      .map((part, index) =>
-        typeof part === 'number' ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`,
-      )
+      .map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`))
       .join(''),
     message: issue.message,
   }));

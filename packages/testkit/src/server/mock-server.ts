@@ -7,9 +7,9 @@ import { MockScriptError, parseMockFault, parseMockScript } from '../script/sche
 import type { MockFault, MockMatch, MockReplay, MockRule, MockScript, MockStep, MockTurn } from '../script/types.js';
 import { encoderFor, SSE_COMMENT_PING } from './framing.js';
 import { modelListKind, renderModelList } from './models.js';
+import { ScriptState } from './queues.js';
 import { maskHeaders, maskQuery, type RecordedRequest } from './recorder.js';
 import { type LoadedReplay, loadReplay } from './replay.js';
-import { ScriptState } from './queues.js';
 import { writeBody, writeStream } from './stream-writer.js';
 
 /** Options of {@link startMockServer}. */
@@ -75,8 +75,10 @@ function readBody(request: IncomingMessage, limit: number): Promise<string> {
     request.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
+        // Stop keeping the body but let it drain, so the 413 reaches the client before the socket closes.
+        request.removeAllListeners('data');
+        request.resume();
         reject(new HttpProblem(413, `boxagnts-mock: request body over ${limit} bytes; raise maxBodyBytes`));
-        request.destroy();
         return;
       }
       chunks.push(chunk);
@@ -148,7 +150,10 @@ class MockLlmServer implements MockServer {
     try {
       const rawBody = await readBody(request, this.options.maxBodyBytes ?? 32 * 1024 * 1024);
       const headers = Object.fromEntries(
-        Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]),
+        Object.entries(request.headers).map(([name, value]) => [
+          name,
+          Array.isArray(value) ? value.join(', ') : (value ?? ''),
+        ]),
       );
       let body: unknown;
       let bodyError: string | undefined;
@@ -270,7 +275,7 @@ class MockLlmServer implements MockServer {
       encode: encoderFor(renderer, awsFrame),
       keepAlive: this.keepAlive(renderer),
       fault,
-      errorEvent: () => renderer.renderStreamError(this.streamError(fault), request),
+      errorEvent: (eventsSent) => renderer.renderStreamError(this.streamError(fault), request, { eventsSent }),
       writeBytes: chunking.writeBytes,
       delayMs: chunking.delayMs ?? 0,
     });
@@ -319,7 +324,7 @@ class MockLlmServer implements MockServer {
       encode: encoderFor(renderer, awsFrame),
       keepAlive: this.keepAlive(renderer),
       fault,
-      errorEvent: () => renderer.renderStreamError(this.streamError(fault), request),
+      errorEvent: (eventsSent) => renderer.renderStreamError(this.streamError(fault), request, { eventsSent }),
       writeBytes: chunking.writeBytes,
       delayMs: chunking.delayMs ?? 0,
     });
@@ -330,10 +335,11 @@ class MockLlmServer implements MockServer {
     return { error, message: fault?.kind === 'mid_stream_error' ? fault.message : undefined };
   }
 
-  private keepAlive(renderer: ProtocolRenderer): Uint8Array {
+  /** The vendor's keep-alive; an SSE comment for SSE protocols without one; nothing for NDJSON and binary frames. */
+  private keepAlive(renderer: ProtocolRenderer): Uint8Array | undefined {
     const event = renderer.keepAlive();
-    if (!event) return SSE_COMMENT_PING;
-    return encoderFor(renderer, awsFrame)(event);
+    if (event) return encoderFor(renderer, awsFrame)(event);
+    return renderer.framing === 'sse' ? SSE_COMMENT_PING : undefined;
   }
 
   /** A whole JSON body, possibly broken by a fault (reset, stall, truncate). */
@@ -400,7 +406,13 @@ class MockLlmServer implements MockServer {
           : new HttpProblem(500, `boxagnts-mock: ${(error as Error).message ?? String(error)}`, 'server');
     if (renderer) {
       const headers = { ...renderer.responseHeaders(requestId), ...CORS_AND_MOCK };
-      this.sendError(response, renderer, request, { error: problem.error, status: problem.status, message: problem.message }, headers);
+      this.sendError(
+        response,
+        renderer,
+        request,
+        { error: problem.error, status: problem.status, message: problem.message },
+        headers,
+      );
       return;
     }
     this.sendJson(response, problem.status, { error: { type: problem.error, message: problem.message } }, {});
@@ -435,4 +447,3 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   instance.url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   return instance;
 }
-

@@ -8,11 +8,11 @@ import { type EventEncoder, regroup } from './framing.js';
 export interface StreamPlan {
   events: WireEvent[];
   encode: EventEncoder;
-  /** The encoded keep-alive for stalls with pings. */
-  keepAlive: Uint8Array;
+  /** The encoded keep-alive for stalls with pings; undefined where the protocol has none. */
+  keepAlive: Uint8Array | undefined;
   fault: MockFault | undefined;
-  /** The vendor's in-stream error event, for `mid_stream_error`. */
-  errorEvent: () => WireEvent;
+  /** The vendor's in-stream error event, for `mid_stream_error`, given how many events went before it. */
+  errorEvent: (eventsSent: number) => WireEvent;
   writeBytes: number | undefined;
   delayMs: number;
 }
@@ -21,7 +21,7 @@ export interface StreamPlan {
 export function applyStreamFault(
   events: WireEvent[],
   fault: MockFault | undefined,
-  errorEvent: () => WireEvent,
+  errorEvent: (eventsSent: number) => WireEvent,
 ): { events: WireEvent[]; after: 'end' | 'stall' } {
   switch (fault?.kind) {
     case 'truncate':
@@ -29,7 +29,7 @@ export function applyStreamFault(
     case 'mid_stream_error': {
       const open = events.filter((event) => !event.terminal);
       const cut = Math.min(fault.afterEvents ?? Math.ceil(open.length / 2), open.length);
-      return { events: [...open.slice(0, cut), errorEvent()], after: 'end' };
+      return { events: [...open.slice(0, cut), errorEvent(cut)], after: 'end' };
     }
     case 'stall':
       return { events: events.slice(0, fault.afterEvents ?? 0), after: 'stall' };

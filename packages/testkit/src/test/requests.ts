@@ -22,10 +22,19 @@ export function requestFor(protocol: ProtocolId, stream: boolean, model = 'mock-
       return {
         path: '/v1/chat/completions',
         headers: { ...headers, authorization: 'Bearer test-key' },
-        body: { model, stream, ...(stream ? { stream_options: { include_usage: true } } : {}), messages: [{ role: 'user', content: user }] },
+        body: {
+          model,
+          stream,
+          ...(stream ? { stream_options: { include_usage: true } } : {}),
+          messages: [{ role: 'user', content: user }],
+        },
       };
     case 'openai-responses':
-      return { path: '/v1/responses', headers: { ...headers, authorization: 'Bearer test-key' }, body: { model, stream, input: user } };
+      return {
+        path: '/v1/responses',
+        headers: { ...headers, authorization: 'Bearer test-key' },
+        body: { model, stream, input: user },
+      };
     case 'gemini':
       return {
         path: `/v1beta/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,

@@ -1,0 +1,163 @@
+// The public surface of @boxagnts/api. Explicit named exports only: anything not listed is internal.
+
+export { abortableSleep, type LinkedAbortController, linkAbortController } from './shared/abort.js';
+export { type AsyncQueue, type AsyncQueueOptions, createAsyncQueue } from './shared/async-queue.js';
+export {
+  type ClassifyHttpErrorInput,
+  classifyHttpError,
+  GENERIC_HTTP_ERROR_RULES,
+  type HttpErrorRule,
+  reasonForStatus,
+} from './shared/classify-http-error.js';
+export { type ContextOverflowTokens, parseContextOverflowTokens } from './shared/context-overflow-tokens.js';
+export { type ErrorBodyDetails, extractErrorDetails } from './shared/error-body.js';
+export { type HeaderSource, readHeader } from './shared/headers.js';
+export {
+  configureSharedHttpAgent,
+  createHttpAgent,
+  DEFAULT_HTTP_AGENT_OPTIONS,
+  getSharedHttpAgent,
+  type HttpAgentOptions,
+} from './shared/http-agent.js';
+export { assembleMessage, MessageAssembler } from './shared/message-assembler.js';
+export {
+  createNdjsonParser,
+  type NdjsonParser,
+  type NdjsonParserCallbacks,
+} from './shared/ndjson-parser.js';
+export { createProviderFetch, type FetchFunction, type ProviderFetchOptions } from './shared/provider-fetch.js';
+export { mergeProviderMetadata } from './shared/provider-metadata.js';
+export {
+  type ByteStream,
+  type InvalidNdjsonLine,
+  type ReadServerSentEventsOptions,
+  readNdjson,
+  readServerSentEvents,
+} from './shared/read-event-stream.js';
+export { redactSecrets, redactUrl } from './shared/redact-secrets.js';
+export { type ResolveApiKeyOptions, resolveApiKey } from './shared/resolve-api-key.js';
+export { responseToStreamEvents } from './shared/response-to-stream-events.js';
+export { parseDuration, parseRetryAfterHeaders, parseRetryInfoDelay } from './shared/retry-after.js';
+export {
+  DEFAULT_RETRY_OPTIONS,
+  decideRetry,
+  type RetryDecision,
+  type RetryEvent,
+  type RetryOptions,
+  type WithRetriesOptions,
+  withRetries,
+} from './shared/retry-policy.js';
+export { type SendRequestOptions, sendRequest } from './shared/send-request.js';
+export {
+  createSseParser,
+  type SseEvent,
+  type SseParser,
+  type SseParserCallbacks,
+} from './shared/sse-parser.js';
+export {
+  DEFAULT_STALL_OPTIONS,
+  type StallOptions,
+  type WithStallTimeoutsOptions,
+  withStallTimeouts,
+} from './shared/stall-timeouts.js';
+export { type OpenStream, type StreamWithRetriesOptions, streamWithRetries } from './shared/stream-with-retries.js';
+export { type SystemPromptSegment, systemPromptSegments, systemPromptText } from './shared/system-prompt.js';
+export { type ToLlmErrorContext, toLlmError } from './shared/to-llm-error.js';
+export {
+  checkToolInputValue,
+  createToolInputBuffer,
+  DEFAULT_TOOL_INPUT_LIMITS,
+  parseToolInput,
+  type ToolInputBuffer,
+  type ToolInputLimits,
+  type ToolInputParseResult,
+} from './shared/tool-input.js';
+export { addUsage, createUsage, type UsageInit } from './shared/usage.js';
+export { type CreateLlmErrorOptions, createLlmError } from './spec/create-llm-error.js';
+export type { JsonObject, JsonSchema, JsonValue } from './spec/json-value.js';
+export {
+  isLlmError,
+  isRetryableReason,
+  LLM_ERROR_REASONS,
+  LlmError,
+  type LlmErrorOptions,
+  type LlmErrorReason,
+  type LlmErrorSubclassOptions,
+} from './spec/llm-error.js';
+export {
+  AbortedError,
+  AuthenticationError,
+  ContentFilterError,
+  ContextOverflowError,
+  isAbortedError,
+  isAuthenticationError,
+  isContentFilterError,
+  isContextOverflowError,
+  isMissingApiKeyError,
+  isNetworkError,
+  isOverloadedError,
+  isQuotaExceededError,
+  isRateLimitError,
+  isRedirectError,
+  isRequestTimeoutError,
+  isStreamStallError,
+  MissingApiKeyError,
+  NetworkError,
+  OverloadedError,
+  QuotaExceededError,
+  RateLimitError,
+  RedirectError,
+  RequestTimeoutError,
+  StreamStallError,
+  type StreamStallKind,
+} from './spec/llm-error-classes.js';
+export type {
+  AssistantContentBlock,
+  AssistantMessage,
+  ContentBlock,
+  ContentBlockBase,
+  DocumentBlock,
+  ImageBlock,
+  MediaSource,
+  Message,
+  MessageRole,
+  RedactedThinkingBlock,
+  SystemMessage,
+  TextBlock,
+  ThinkingBlock,
+  ToolInputError,
+  ToolResultBlock,
+  ToolUseBlock,
+  UserContentBlock,
+  UserMessage,
+} from './spec/message.js';
+export type { LlmCallOptions, LlmProvider, ModelInfo } from './spec/provider.js';
+export type { ProviderMetadata, ProviderOptions } from './spec/provider-metadata.js';
+export type {
+  LlmRequest,
+  SystemPrompt,
+  SystemPromptPart,
+  ThinkingConfig,
+  ThinkingEffort,
+} from './spec/request.js';
+export type { AssistantResponse } from './spec/response.js';
+export type {
+  ErrorEvent,
+  MessageEndEvent,
+  MessageStartEvent,
+  RedactedThinkingEvent,
+  StreamEvent,
+  TextDeltaEvent,
+  TextEndEvent,
+  TextStartEvent,
+  ThinkingDeltaEvent,
+  ThinkingEndEvent,
+  ThinkingSignatureDeltaEvent,
+  ThinkingStartEvent,
+  ToolCallEndEvent,
+  ToolCallInputDeltaEvent,
+  ToolCallStartEvent,
+  UsageEvent,
+} from './spec/stream-event.js';
+export type { ToolChoice, ToolDefinition } from './spec/tool-definition.js';
+export type { FinishReason, UnifiedFinishReason, Usage } from './spec/usage.js';

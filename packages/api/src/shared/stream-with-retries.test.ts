@@ -1,0 +1,288 @@
+import { once } from 'node:events';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLlmError } from '../spec/create-llm-error.js';
+import type { StreamEvent } from '../spec/stream-event.js';
+import { createHttpAgent } from './http-agent.js';
+import { createProviderFetch } from './provider-fetch.js';
+import { readServerSentEvents } from './read-event-stream.js';
+import type { RetryEvent } from './retry-policy.js';
+import { sendRequest } from './send-request.js';
+import { type StreamWithRetriesOptions, streamWithRetries } from './stream-with-retries.js';
+import { createUsage } from './usage.js';
+
+const usage = createUsage({ inputTotal: 5, outputTotal: 2 });
+const start: StreamEvent = { type: 'message-start', id: 'msg_1', model: 'm' };
+const textStart: StreamEvent = { type: 'text-start', blockId: 't' };
+const delta = (text: string): StreamEvent => ({ type: 'text-delta', blockId: 't', delta: text });
+const textEnd: StreamEvent = { type: 'text-end', blockId: 't' };
+const end: StreamEvent = { type: 'message-end', finishReason: { unified: 'stop', raw: 'end_turn' }, usage };
+const noSleep: StreamWithRetriesOptions = { sleep: async () => undefined, random: () => 0 };
+
+async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+  const all: StreamEvent[] = [];
+  for await (const event of events) all.push(event);
+  return all;
+}
+
+const types = (events: StreamEvent[]) => events.map((event) => (event.type === 'error' ? `error:${event.error.reason}` : event.type));
+
+describe('streamWithRetries (scripted attempts)', () => {
+  it('retries a failure before the first delta and emits nothing twice', async () => {
+    const retries: RetryEvent[] = [];
+    const attempts: number[] = [];
+    const events = await collect(
+      streamWithRetries(
+        async function* (attempt) {
+          attempts.push(attempt);
+          yield start;
+          yield textStart;
+          if (attempt === 0) yield { type: 'error', error: createLlmError({ reason: 'overloaded', message: 'busy' }) };
+          yield delta('Hello');
+          yield textEnd;
+          yield end;
+        },
+        { ...noSleep, onRetry: (event) => retries.push(event) },
+      ),
+    );
+    expect(attempts).toEqual([0, 1]);
+    expect(types(events)).toEqual(['message-start', 'text-start', 'text-delta', 'text-end', 'message-end']);
+    expect(retries.map((event) => [event.attempt, event.error.reason])).toEqual([[1, 'overloaded']]);
+  });
+
+  it('turns a failure after the first delta into one terminal error event, without retrying', async () => {
+    let opened = 0;
+    const events = await collect(
+      streamWithRetries(async function* () {
+        opened += 1;
+        yield start;
+        yield textStart;
+        yield delta('Hel');
+        throw Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+      }, noSleep),
+    );
+    expect(opened).toBe(1);
+    expect(types(events)).toEqual(['message-start', 'text-start', 'text-delta', 'error:network']);
+  });
+
+  it('treats a stream that ends without message-end as a network failure (retried only before content)', async () => {
+    let opened = 0;
+    const events = await collect(
+      streamWithRetries(async function* (attempt) {
+        opened += 1;
+        yield start;
+        if (attempt === 0) return;
+        yield textStart;
+        yield delta('ok');
+      }, noSleep),
+    );
+    expect(opened).toBe(2);
+    expect(types(events)).toEqual(['message-start', 'text-start', 'text-delta', 'error:network']);
+    const last = events.at(-1);
+    expect(last?.type === 'error' && last.error.message).toContain('ended before the message was complete');
+  });
+
+  it('does not retry a non-retryable error, nor a wait longer than the cap', async () => {
+    let opened = 0;
+    const invalid = await collect(
+      streamWithRetries(async function* () {
+        opened += 1;
+        yield { type: 'error', error: createLlmError({ reason: 'invalid_request', message: 'bad field' }) };
+      }, noSleep),
+    );
+    expect(types(invalid)).toEqual(['error:invalid_request']);
+    const tooLong = await collect(
+      streamWithRetries(async function* () {
+        opened += 1;
+        yield { type: 'error', error: createLlmError({ reason: 'rate_limit', message: 'later', retryAfterMs: 3_600_000 }) };
+      }, noSleep),
+    );
+    expect(types(tooLong)).toEqual(['error:rate_limit']);
+    expect(opened).toBe(2);
+  });
+
+  it('gives up after maxRetries with the last error', async () => {
+    let opened = 0;
+    const events = await collect(
+      streamWithRetries(
+        () => {
+          opened += 1;
+          throw createLlmError({ reason: 'server', message: `failure ${opened}` });
+        },
+        { ...noSleep, maxRetries: 2 },
+      ),
+    );
+    expect(opened).toBe(3);
+    expect(events).toHaveLength(1);
+    expect(events[0]?.type === 'error' && events[0].error.message).toBe('failure 3');
+  });
+
+  it('stops at message-end, closing the source and ignoring what follows', async () => {
+    let closed = false;
+    const events = await collect(
+      streamWithRetries(async function* () {
+        try {
+          yield start;
+          yield end;
+          yield delta('after the end');
+        } finally {
+          closed = true;
+        }
+      }, noSleep),
+    );
+    expect(types(events)).toEqual(['message-start', 'message-end']);
+    expect(closed).toBe(true);
+  });
+
+  it("ends with an aborted error when the caller's signal fires, and aborts the attempt", async () => {
+    const controller = new AbortController();
+    let attemptSignal: AbortSignal | undefined;
+    const stream = streamWithRetries(
+      async function* (_attempt, signal) {
+        attemptSignal = signal;
+        yield start;
+        yield textStart;
+        yield delta('a');
+        await new Promise(() => undefined);
+      },
+      { ...noSleep, signal: controller.signal },
+    );
+    const events: StreamEvent[] = [];
+    for await (const event of stream) {
+      events.push(event);
+      if (event.type === 'text-delta') controller.abort();
+    }
+    expect(types(events)).toEqual(['message-start', 'text-start', 'text-delta', 'error:aborted']);
+    expect(attemptSignal?.aborted).toBe(true);
+
+    const already = await collect(streamWithRetries(async function* () {}, { signal: AbortSignal.abort() }));
+    expect(types(already)).toEqual(['error:aborted']);
+  });
+
+  it('aborts the request when the consumer stops early', async () => {
+    let attemptSignal: AbortSignal | undefined;
+    for await (const event of streamWithRetries(async function* (_attempt, signal) {
+      attemptSignal = signal;
+      yield start;
+      yield textStart;
+      yield delta('a');
+      yield delta('b');
+    }, noSleep)) {
+      if (event.type === 'text-delta') break;
+    }
+    expect(attemptSignal?.aborted).toBe(true);
+  });
+});
+
+const servers: Server[] = [];
+const fetch = createProviderFetch({ dispatcher: createHttpAgent() });
+
+async function listen(handler: RequestListener): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+afterEach(() => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+/** A minimal adapter: `event: start|text|end` SSE events become stream events; `ping` and comments become nothing. */
+function openLoopback(url: string) {
+  return async function* (_attempt: number, signal: AbortSignal): AsyncGenerator<StreamEvent> {
+    const response = await sendRequest({ providerId: 'loop', url, body: {}, fetch, signal });
+    for await (const event of readServerSentEvents(response.body as unknown as AsyncIterable<Uint8Array>)) {
+      if (event.event === 'start') yield start;
+      else if (event.event === 'text') {
+        yield textStart;
+        yield delta(event.data);
+        yield textEnd;
+      } else if (event.event === 'end') yield end;
+    }
+  };
+}
+
+describe('streamWithRetries (loopback server)', () => {
+  it('ends a stream that sends only pings with a stream_stall error and closes the connection', async () => {
+    let closed: Promise<unknown> = Promise.resolve();
+    const url = await listen((request, response) => {
+      closed = once(response, 'close');
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('event: start\ndata: {}\n\n');
+      const timer = setInterval(() => response.write(': keep-alive\n\nevent: ping\ndata: {}\n\n'), 10);
+      request.socket.on('close', () => clearInterval(timer));
+    });
+    const started = Date.now();
+    const events = await collect(
+      streamWithRetries(openLoopback(url), { ...noSleep, maxRetries: 0, stall: { firstByteTimeoutMs: 2_000, idleTimeoutMs: 150 } }),
+    );
+    expect(types(events)).toEqual(['error:stream_stall']);
+    expect(events[0]?.type === 'error' && events[0].error).toMatchObject({ stallKind: 'idle', timeoutMs: 150, providerId: undefined });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await closed;
+  });
+
+  it('retries a stalled first attempt and completes with the second', async () => {
+    let requests = 0;
+    const url = await listen((request, response) => {
+      requests += 1;
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (requests === 1) {
+        const timer = setInterval(() => response.write(': ping\n\n'), 10);
+        request.socket.on('close', () => clearInterval(timer));
+        return;
+      }
+      response.end('event: start\ndata: {}\n\nevent: text\ndata: Hello\n\nevent: end\ndata: {}\n\n');
+    });
+    const events = await collect(
+      streamWithRetries(openLoopback(url), { ...noSleep, providerId: 'loop', stall: { firstByteTimeoutMs: 150, idleTimeoutMs: 150 } }),
+    );
+    expect(requests).toBe(2);
+    expect(types(events)).toEqual(['message-start', 'text-start', 'text-delta', 'text-end', 'message-end']);
+  });
+
+  it('retries a connection reset before content, but not after content reached the caller', async () => {
+    let requests = 0;
+    const url = await listen((_request, response) => {
+      requests += 1;
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (requests === 1) {
+        response.write('event: start\ndata: {}\n\n');
+        setTimeout(() => response.socket?.destroy(), 5);
+      } else if (requests === 2) {
+        response.end('event: start\ndata: {}\n\nevent: text\ndata: Hi\n\nevent: end\ndata: {}\n\n');
+      } else {
+        response.write('event: start\ndata: {}\n\nevent: text\ndata: partial\n\n');
+        setTimeout(() => response.socket?.destroy(), 5);
+      }
+    });
+    const first = await collect(streamWithRetries(openLoopback(url), noSleep));
+    expect(types(first)).toEqual(['message-start', 'text-start', 'text-delta', 'text-end', 'message-end']);
+    expect(requests).toBe(2);
+    const second = await collect(streamWithRetries(openLoopback(url), noSleep));
+    expect(types(second)).toEqual(['message-start', 'text-start', 'text-delta', 'text-end', 'error:network']);
+    expect(requests).toBe(3);
+  });
+
+  it('retries a 529 answered before the stream started', async () => {
+    let requests = 0;
+    const url = await listen((_request, response) => {
+      requests += 1;
+      if (requests === 1) {
+        response.writeHead(529, { 'retry-after': '0' }).end('{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}');
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end('event: start\ndata: {}\n\nevent: end\ndata: {}\n\n');
+    });
+    const events = await collect(streamWithRetries(openLoopback(url), noSleep));
+    expect(types(events)).toEqual(['message-start', 'message-end']);
+    expect(requests).toBe(2);
+  });
+});

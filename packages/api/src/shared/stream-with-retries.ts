@@ -1,0 +1,137 @@
+import type { LlmError } from '../spec/llm-error.js';
+import { AbortedError, NetworkError } from '../spec/llm-error-classes.js';
+import type { StreamEvent } from '../spec/stream-event.js';
+import { abortableSleep, linkAbortController } from './abort.js';
+import type { HttpErrorRule } from './classify-http-error.js';
+import { decideRetry, type RetryOptions } from './retry-policy.js';
+import { type StallOptions, withStallTimeouts } from './stall-timeouts.js';
+import { toLlmError } from './to-llm-error.js';
+
+/**
+ * Opens one attempt of a stream. `signal` is aborted when the caller aborts or a stall timer fires;
+ * pass it to the HTTP request. The iterable may throw or yield an `error` event; both are handled.
+ */
+export type OpenStream = (
+  attempt: number,
+  signal: AbortSignal,
+) => AsyncIterable<StreamEvent> | Promise<AsyncIterable<StreamEvent>>;
+
+/** Options of {@link streamWithRetries}. */
+export interface StreamWithRetriesOptions extends RetryOptions {
+  signal?: AbortSignal;
+  providerId?: string;
+  /** Stall timers per attempt, or `false` to disable them. */
+  stall?: StallOptions | false;
+  /** Vendor wording for classifying SDK errors thrown by `open`. */
+  rules?: readonly HttpErrorRule[];
+}
+
+/** Events held back until the first content event, so a retried attempt repeats nothing. */
+const HELD_EVENT_TYPES: ReadonlySet<StreamEvent['type']> = new Set([
+  'message-start',
+  'usage',
+  'text-start',
+  'thinking-start',
+  'tool-call-start',
+]);
+
+/**
+ * Runs a provider stream with retries, stall timers and the stream contract the loop relies on.
+ * Until the first content event (a delta, a block end, a redacted-thinking block or message-end)
+ * `message-start`, `usage` and block starts are held back; a retryable failure in that window
+ * (thrown, an `error` event, a stall, or the stream ending early) opens a new attempt after the
+ * backoff of {@link decideRetry}. From the first content event on, any failure becomes one terminal
+ * `error` event. The result never throws, never emits an event twice, and always ends with exactly
+ * one `message-end` or `error` event; stopping the iteration aborts the request.
+ *
+ * @example
+ * streamMessage(request, { signal }) {
+ *   return streamWithRetries(async function* (attempt, attemptSignal) {
+ *     const response = await sendRequest({ url, body: toWire(request), signal: attemptSignal, providerId: 'acme' });
+ *     yield* mapAcmeEvents(readServerSentEvents(response.body));
+ *   }, { signal, providerId: 'acme' });
+ * }
+ */
+export async function* streamWithRetries(
+  open: OpenStream,
+  options: StreamWithRetriesOptions = {},
+): AsyncGenerator<StreamEvent, void, undefined> {
+  const sleep = options.sleep ?? abortableSleep;
+  const context = {
+    ...(options.providerId === undefined ? {} : { providerId: options.providerId }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.rules === undefined ? {} : { rules: options.rules }),
+  };
+  const aborted = () => new AbortedError({ ...context, cause: options.signal?.reason });
+  let committed = false;
+
+  for (let attempt = 0; ; attempt += 1) {
+    if (options.signal?.aborted === true) {
+      yield { type: 'error', error: aborted() };
+      return;
+    }
+    const link = linkAbortController(options.signal);
+    const held: StreamEvent[] = [];
+    let failure: LlmError | undefined;
+    let ended = false;
+    try {
+      const source = openAttempt(open, attempt, link.controller.signal);
+      const events =
+        options.stall === false
+          ? withStallTimeouts(source, { controller: link.controller, firstByteTimeoutMs: 0, idleTimeoutMs: 0 })
+          : withStallTimeouts(source, {
+              ...options.stall,
+              ...(options.providerId === undefined ? {} : { providerId: options.providerId }),
+              controller: link.controller,
+            });
+      for await (const event of events) {
+        if (event.type === 'error') {
+          failure = event.error;
+          break;
+        }
+        if (!committed) {
+          if (HELD_EVENT_TYPES.has(event.type)) {
+            held.push(event);
+            continue;
+          }
+          committed = true;
+          yield* held;
+        }
+        if (event.type === 'message-end') ended = true;
+        yield event;
+        if (ended) return;
+      }
+      failure ??= new NetworkError({
+        ...context,
+        message: `The stream from ${options.providerId === undefined ? 'the provider' : `provider "${options.providerId}"`} ended before the message was complete (no message end); the connection was probably cut.`,
+      });
+    } catch (error) {
+      failure = toLlmError(error, context);
+    } finally {
+      link.dispose();
+      if (!ended) link.controller.abort();
+    }
+    if (isAborted(options.signal)) failure = aborted();
+    const decision = committed ? ({ retry: false } as const) : decideRetry(failure, attempt, options);
+    if (!decision.retry) {
+      yield { type: 'error', error: failure };
+      return;
+    }
+    options.onRetry?.({ attempt: attempt + 1, delayMs: decision.delayMs, error: failure });
+    try {
+      await sleep(decision.delayMs, options.signal);
+    } catch {
+      yield { type: 'error', error: aborted() };
+      return;
+    }
+  }
+}
+
+async function* openAttempt(open: OpenStream, attempt: number, signal: AbortSignal): AsyncGenerator<StreamEvent> {
+  yield* await open(attempt, signal);
+}
+
+/** Read through a call so TypeScript does not keep the narrowing from before the awaits. */
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
