@@ -1,0 +1,85 @@
+import { once } from 'node:events';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHttpAgent } from './http-agent.js';
+import { createProviderFetch } from './provider-fetch.js';
+import { readNdjson, readServerSentEvents } from './read-event-stream.js';
+
+const servers: Server[] = [];
+const fetch = createProviderFetch({ dispatcher: createHttpAgent() });
+
+async function listen(handler: RequestListener): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+afterEach(() => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+function body(response: Response): AsyncIterable<Uint8Array> {
+  return response.body as unknown as AsyncIterable<Uint8Array>;
+}
+
+describe('readServerSentEvents', () => {
+  it('reads events written in awkward pieces by a real server, reporting comments separately', async () => {
+    const bytes = Buffer.from(': hello\r\n\r\nevent: a\r\ndata: ünï\r\n\r\ndata: line1\ndata: line2\n\n');
+    const url = await listen(async (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (let index = 0; index < bytes.length; index += 3) {
+        response.write(bytes.subarray(index, index + 3));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      response.end();
+    });
+    const comments: string[] = [];
+    const events = [];
+    for await (const event of readServerSentEvents(body(await fetch(url)), { onComment: (text) => comments.push(text) })) {
+      events.push([event.event, event.data]);
+    }
+    expect(events).toEqual([
+      ['a', 'ünï'],
+      ['message', 'line1\nline2'],
+    ]);
+    expect(comments).toEqual(['hello']);
+  });
+
+  it('cancels the body when the consumer stops early', async () => {
+    let closed: Promise<unknown> = Promise.resolve();
+    const url = await listen((_request, response) => {
+      closed = once(response, 'close');
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('data: first\n\n');
+    });
+    for await (const event of readServerSentEvents(body(await fetch(url)))) {
+      expect(event.data).toBe('first');
+      break;
+    }
+    await closed;
+  });
+});
+
+describe('readNdjson', () => {
+  it('reads values from a real server and reports invalid lines', async () => {
+    const url = await listen((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      response.write('{"message":{"content":"Hel');
+      response.write('lo"}}\nnot json\n');
+      response.end('{"done":true}');
+    });
+    const invalid: string[] = [];
+    const values = [];
+    for await (const value of readNdjson(body(await fetch(url)), { onInvalidLine: ({ line }) => invalid.push(line) })) {
+      values.push(value);
+    }
+    expect(values).toEqual([{ message: { content: 'Hello' } }, { done: true }]);
+    expect(invalid).toEqual(['not json']);
+  });
+});
