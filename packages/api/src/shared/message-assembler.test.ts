@@ -70,7 +70,14 @@ describe('MessageAssembler', () => {
     const assembler = new MessageAssembler();
     const inputError = { kind: 'invalid-json' as const, message: 'not JSON', rawInput: '{"a":' };
     assembler.push({ type: 'tool-call-start', blockId: 'c', toolCallId: 'call_1', toolName: 'edit' });
-    assembler.push({ type: 'tool-call-end', blockId: 'c', toolCallId: 'call_1', toolName: 'edit', input: {}, inputError });
+    assembler.push({
+      type: 'tool-call-end',
+      blockId: 'c',
+      toolCallId: 'call_1',
+      toolName: 'edit',
+      input: {},
+      inputError,
+    });
     expect(assembler.toResponse().message.content).toEqual([
       { type: 'tool_use', id: 'call_1', name: 'edit', input: {}, inputError },
     ]);

@@ -25,7 +25,8 @@ afterEach(() => {
 });
 
 function body(response: Response): AsyncIterable<Uint8Array> {
-  return response.body as unknown as AsyncIterable<Uint8Array>;
+  if (response.body === null) throw new Error('The loopback server sent no body.');
+  return response.body;
 }
 
 describe('readServerSentEvents', () => {
@@ -41,7 +42,9 @@ describe('readServerSentEvents', () => {
     });
     const comments: string[] = [];
     const events = [];
-    for await (const event of readServerSentEvents(body(await fetch(url)), { onComment: (text) => comments.push(text) })) {
+    for await (const event of readServerSentEvents(body(await fetch(url)), {
+      onComment: (text) => comments.push(text),
+    })) {
       events.push([event.event, event.data]);
     }
     expect(events).toEqual([

@@ -5,8 +5,12 @@ import { resolveApiKey } from './resolve-api-key.js';
 describe('resolveApiKey', () => {
   it('prefers the explicit key, then the first non-blank variable in order', () => {
     const env = { GEMINI_API_KEY: ' ', GOOGLE_API_KEY: 'from-google' };
-    expect(resolveApiKey({ providerId: 'gemini', apiKey: 'explicit', envVarNames: ['GEMINI_API_KEY'], env })).toBe('explicit');
-    expect(resolveApiKey({ providerId: 'gemini', envVarNames: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], env })).toBe('from-google');
+    expect(resolveApiKey({ providerId: 'gemini', apiKey: 'explicit', envVarNames: ['GEMINI_API_KEY'], env })).toBe(
+      'explicit',
+    );
+    expect(resolveApiKey({ providerId: 'gemini', envVarNames: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], env })).toBe(
+      'from-google',
+    );
   });
 
   it('throws a MissingApiKeyError naming every variable checked', () => {

@@ -87,7 +87,12 @@ export async function withRetries<T>(
     ...(options.rules === undefined ? {} : { rules: options.rules }),
   };
   for (let attempt = 0; ; attempt += 1) {
-    if (options.signal?.aborted === true) throw new AbortedError({ ...context, cause: options.signal.reason });
+    if (options.signal?.aborted === true) {
+      throw new AbortedError({
+        ...(options.providerId === undefined ? {} : { providerId: options.providerId }),
+        cause: options.signal.reason,
+      });
+    }
     const link = linkAbortController(options.signal);
     let error: LlmError;
     try {

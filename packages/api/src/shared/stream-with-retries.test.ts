@@ -26,7 +26,8 @@ async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[
   return all;
 }
 
-const types = (events: StreamEvent[]) => events.map((event) => (event.type === 'error' ? `error:${event.error.reason}` : event.type));
+const types = (events: StreamEvent[]) =>
+  events.map((event) => (event.type === 'error' ? `error:${event.error.reason}` : event.type));
 
 describe('streamWithRetries (scripted attempts)', () => {
   it('retries a failure before the first delta and emits nothing twice', async () => {
@@ -95,7 +96,10 @@ describe('streamWithRetries (scripted attempts)', () => {
     const tooLong = await collect(
       streamWithRetries(async function* () {
         opened += 1;
-        yield { type: 'error', error: createLlmError({ reason: 'rate_limit', message: 'later', retryAfterMs: 3_600_000 }) };
+        yield {
+          type: 'error',
+          error: createLlmError({ reason: 'rate_limit', message: 'later', retryAfterMs: 3_600_000 }),
+        };
       }, noSleep),
     );
     expect(types(tooLong)).toEqual(['error:rate_limit']);
@@ -197,7 +201,8 @@ afterEach(() => {
 function openLoopback(url: string) {
   return async function* (_attempt: number, signal: AbortSignal): AsyncGenerator<StreamEvent> {
     const response = await sendRequest({ providerId: 'loop', url, body: {}, fetch, signal });
-    for await (const event of readServerSentEvents(response.body as unknown as AsyncIterable<Uint8Array>)) {
+    if (response.body === null) throw new Error('The loopback server sent no body.');
+    for await (const event of readServerSentEvents(response.body)) {
       if (event.event === 'start') yield start;
       else if (event.event === 'text') {
         yield textStart;
@@ -220,10 +225,18 @@ describe('streamWithRetries (loopback server)', () => {
     });
     const started = Date.now();
     const events = await collect(
-      streamWithRetries(openLoopback(url), { ...noSleep, maxRetries: 0, stall: { firstByteTimeoutMs: 2_000, idleTimeoutMs: 150 } }),
+      streamWithRetries(openLoopback(url), {
+        ...noSleep,
+        maxRetries: 0,
+        stall: { firstByteTimeoutMs: 2_000, idleTimeoutMs: 150 },
+      }),
     );
     expect(types(events)).toEqual(['error:stream_stall']);
-    expect(events[0]?.type === 'error' && events[0].error).toMatchObject({ stallKind: 'idle', timeoutMs: 150, providerId: undefined });
+    expect(events[0]?.type === 'error' && events[0].error).toMatchObject({
+      stallKind: 'idle',
+      timeoutMs: 150,
+      providerId: undefined,
+    });
     expect(Date.now() - started).toBeLessThan(5_000);
     await closed;
   });
@@ -241,7 +254,11 @@ describe('streamWithRetries (loopback server)', () => {
       response.end('event: start\ndata: {}\n\nevent: text\ndata: Hello\n\nevent: end\ndata: {}\n\n');
     });
     const events = await collect(
-      streamWithRetries(openLoopback(url), { ...noSleep, providerId: 'loop', stall: { firstByteTimeoutMs: 150, idleTimeoutMs: 150 } }),
+      streamWithRetries(openLoopback(url), {
+        ...noSleep,
+        providerId: 'loop',
+        stall: { firstByteTimeoutMs: 150, idleTimeoutMs: 150 },
+      }),
     );
     expect(requests).toBe(2);
     expect(types(events)).toEqual(['message-start', 'text-start', 'text-delta', 'text-end', 'message-end']);
@@ -275,7 +292,9 @@ describe('streamWithRetries (loopback server)', () => {
     const url = await listen((_request, response) => {
       requests += 1;
       if (requests === 1) {
-        response.writeHead(529, { 'retry-after': '0' }).end('{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}');
+        response
+          .writeHead(529, { 'retry-after': '0' })
+          .end('{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}');
         return;
       }
       response.writeHead(200, { 'content-type': 'text/event-stream' });

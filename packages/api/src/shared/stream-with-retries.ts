@@ -57,12 +57,13 @@ export async function* streamWithRetries(
   options: StreamWithRetriesOptions = {},
 ): AsyncGenerator<StreamEvent, void, undefined> {
   const sleep = options.sleep ?? abortableSleep;
+  const provider = options.providerId === undefined ? {} : { providerId: options.providerId };
   const context = {
-    ...(options.providerId === undefined ? {} : { providerId: options.providerId }),
+    ...provider,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.rules === undefined ? {} : { rules: options.rules }),
   };
-  const aborted = () => new AbortedError({ ...context, cause: options.signal?.reason });
+  const aborted = () => new AbortedError({ ...provider, cause: options.signal?.reason });
   let committed = false;
 
   for (let attempt = 0; ; attempt += 1) {
@@ -79,11 +80,7 @@ export async function* streamWithRetries(
       const events =
         options.stall === false
           ? withStallTimeouts(source, { controller: link.controller, firstByteTimeoutMs: 0, idleTimeoutMs: 0 })
-          : withStallTimeouts(source, {
-              ...options.stall,
-              ...(options.providerId === undefined ? {} : { providerId: options.providerId }),
-              controller: link.controller,
-            });
+          : withStallTimeouts(source, { ...options.stall, ...provider, controller: link.controller });
       for await (const event of events) {
         if (event.type === 'error') {
           failure = event.error;
@@ -102,7 +99,7 @@ export async function* streamWithRetries(
         if (ended) return;
       }
       failure ??= new NetworkError({
-        ...context,
+        ...provider,
         message: `The stream from ${options.providerId === undefined ? 'the provider' : `provider "${options.providerId}"`} ended before the message was complete (no message end); the connection was probably cut.`,
       });
     } catch (error) {

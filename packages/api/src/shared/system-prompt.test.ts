@@ -29,7 +29,17 @@ describe('systemPromptSegments', () => {
 
 describe('systemPromptText', () => {
   it('joins segments with a blank line, dropping the marker', () => {
-    expect(systemPromptText([{ type: 'text', text: 'A' }, { type: 'cache-boundary' }, { type: 'text', text: 'B' }])).toBe('A\n\nB');
-    expect(systemPromptText([{ type: 'text', text: 'A' }, { type: 'text', text: 'B' }], '\n')).toBe('A\nB');
+    expect(
+      systemPromptText([{ type: 'text', text: 'A' }, { type: 'cache-boundary' }, { type: 'text', text: 'B' }]),
+    ).toBe('A\n\nB');
+    expect(
+      systemPromptText(
+        [
+          { type: 'text', text: 'A' },
+          { type: 'text', text: 'B' },
+        ],
+        '\n',
+      ),
+    ).toBe('A\nB');
   });
 });

@@ -1,11 +1,13 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Anthropic from '@anthropic-ai/sdk';
 import { fetch } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isLlmError } from '../spec/llm-error.js';
 import { RateLimitError } from '../spec/llm-error-classes.js';
 import { createHttpAgent } from './http-agent.js';
+import { createProviderFetch } from './provider-fetch.js';
 import { toLlmError } from './to-llm-error.js';
 
 const servers: Server[] = [];
@@ -83,6 +85,39 @@ describe('toLlmError', () => {
     });
     const error = toLlmError(sdkError, { providerId: 'anthropic' });
     expect(error).toMatchObject({ reason: 'rate_limit', status: 429, retryAfterMs: 250 });
+  });
+
+  it('classifies the errors the Anthropic SDK throws against a real server', async () => {
+    const url = await listen(
+      createServer((request, response) => {
+        if (request.url?.startsWith('/slow')) return;
+        response.writeHead(429, {
+          'retry-after-ms': '1500',
+          'x-should-retry': 'true',
+          'content-type': 'application/json',
+        });
+        response.end(
+          '{"type":"error","error":{"type":"rate_limit_error","message":"Number of requests has exceeded your rate limit"}}',
+        );
+      }),
+    );
+    const options = {
+      apiKey: 'sk-ant-test-key-0123456789',
+      fetch: createProviderFetch({ dispatcher: agent }),
+      maxRetries: 0,
+    };
+    const request = { model: 'claude-test', max_tokens: 8, messages: [{ role: 'user' as const, content: 'hi' }] };
+
+    const rateLimited = await new Anthropic({ ...options, baseURL: url }).messages
+      .create(request)
+      .catch((error: unknown) => error);
+    const error = toLlmError(rateLimited, { providerId: 'anthropic' });
+    expect(error).toMatchObject({ name: 'RateLimitError', status: 429, retryAfterMs: 1_500, isRetryable: true });
+    expect(error.message).toContain('exceeded your rate limit');
+
+    const slow = new Anthropic({ ...options, baseURL: `${url}/slow`, timeout: 50 });
+    const timedOut = await slow.messages.create(request).catch((thrown: unknown) => thrown);
+    expect(toLlmError(timedOut, { providerId: 'anthropic' })).toMatchObject({ reason: 'timeout', isRetryable: true });
   });
 
   it('falls back to a non-retryable unknown error', () => {

@@ -1,5 +1,5 @@
 import { createLlmError } from '../spec/create-llm-error.js';
-import { isLlmError, LlmError } from '../spec/llm-error.js';
+import { isLlmError, type LlmError } from '../spec/llm-error.js';
 import { AbortedError, NetworkError, RequestTimeoutError } from '../spec/llm-error-classes.js';
 import { classifyHttpError, type HttpErrorRule } from './classify-http-error.js';
 import type { HeaderSource } from './headers.js';
@@ -41,6 +41,8 @@ const NETWORK_CODES: ReadonlySet<string> = new Set([
   'ERR_STREAM_PREMATURE_CLOSE',
 ]);
 
+const TIMEOUT_MESSAGES = /\btimed out\b|\btimeout\b/i;
+
 const NETWORK_MESSAGES =
   /fetch failed|terminated|other side closed|socket hang up|socket closed|connection (?:reset|closed|refused)|network ?error|premature close/i;
 
@@ -66,7 +68,10 @@ export function toLlmError(error: unknown, context: ToLlmErrorContext = {}): Llm
     if (isLlmError(reason)) return reason;
     return new AbortedError(base);
   }
-  if (chain.some((link) => link.name === 'TimeoutError' || TIMEOUT_CODES.has(link.code ?? ''))) {
+  const timedOut = chain.some(
+    (link) => link.name === 'TimeoutError' || TIMEOUT_CODES.has(link.code ?? '') || TIMEOUT_MESSAGES.test(link.message),
+  );
+  if (timedOut) {
     const code = chain.find((link) => link.code !== undefined)?.code;
     return new RequestTimeoutError({
       ...base,
@@ -131,7 +136,7 @@ function causeChain(error: unknown): ChainLink[] {
 }
 
 function asHttpError(error: unknown): { status: number; headers?: HeaderSource; body: unknown } | undefined {
-  if (error instanceof LlmError || typeof error !== 'object' || error === null) return undefined;
+  if (typeof error !== 'object' || error === null) return undefined;
   const record = error as { status?: unknown; headers?: unknown; error?: unknown; body?: unknown; message?: unknown };
   if (typeof record.status !== 'number' || record.status < 400 || record.status > 599) return undefined;
   const headers =

@@ -21,7 +21,10 @@ describe('parseToolInput', () => {
       expect(invalid.error.message).toContain('send one JSON object');
     }
     expect(parseToolInput('[1,2]')).toMatchObject({ ok: false, error: { kind: 'not-an-object' } });
-    expect(parseToolInput('"text"')).toMatchObject({ ok: false, error: { message: expect.stringContaining('a string') } });
+    expect(parseToolInput('"text"')).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining('a string') },
+    });
   });
 
   it('refuses deep nesting before JSON.parse, ignoring brackets inside strings', () => {
@@ -44,8 +47,14 @@ describe('parseToolInput', () => {
 describe('checkToolInputValue', () => {
   it('accepts a parsed object within limits and refuses deep, large, cyclic or non-object values', () => {
     expect(checkToolInputValue({ a: [1, 2] })).toEqual({ ok: true, input: { a: [1, 2] } });
-    expect(checkToolInputValue({ a: { b: { c: {} } } }, { maxDepth: 3 })).toMatchObject({ ok: false, error: { kind: 'too-deep' } });
-    expect(checkToolInputValue({ a: 'x'.repeat(100) }, { maxLength: 50 })).toMatchObject({ ok: false, error: { kind: 'too-large' } });
+    expect(checkToolInputValue({ a: { b: { c: {} } } }, { maxDepth: 3 })).toMatchObject({
+      ok: false,
+      error: { kind: 'too-deep' },
+    });
+    expect(checkToolInputValue({ a: 'x'.repeat(100) }, { maxLength: 50 })).toMatchObject({
+      ok: false,
+      error: { kind: 'too-large' },
+    });
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(checkToolInputValue(cyclic)).toMatchObject({ ok: false, error: { kind: 'too-deep' } });

@@ -27,7 +27,10 @@ describe('createUsage', () => {
 
 describe('addUsage', () => {
   it('adds every field', () => {
-    const sum = addUsage(createUsage({ inputNoCache: 1, cacheRead: 2, outputText: 3 }), createUsage({ inputTotal: 10, reasoning: 4 }));
+    const sum = addUsage(
+      createUsage({ inputNoCache: 1, cacheRead: 2, outputText: 3 }),
+      createUsage({ inputTotal: 10, reasoning: 4 }),
+    );
     expect(sum).toEqual({
       input: { total: 13, noCache: 11, cacheRead: 2, cacheWrite: 0 },
       output: { total: 7, text: 3, reasoning: 4 },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLlmError } from './create-llm-error.js';
+import { LLM_ERROR_REASONS, type LlmErrorReason } from './llm-error.js';
 import {
   isAbortedError,
   isAuthenticationError,
@@ -12,7 +13,6 @@ import {
   isRequestTimeoutError,
   isStreamStallError,
 } from './llm-error-classes.js';
-import { LLM_ERROR_REASONS, type LlmErrorReason } from './llm-error.js';
 
 const guards: Partial<Record<LlmErrorReason, (value: unknown) => boolean>> = {
   context_overflow: isContextOverflowError,
@@ -37,11 +37,15 @@ describe('createLlmError', () => {
   });
 
   it('passes subclass fields through', () => {
-    expect(createLlmError({ reason: 'context_overflow', message: 'x', requestedTokens: 3, limitTokens: 2 })).toMatchObject({
+    expect(
+      createLlmError({ reason: 'context_overflow', message: 'x', requestedTokens: 3, limitTokens: 2 }),
+    ).toMatchObject({
       requestedTokens: 3,
       limitTokens: 2,
     });
-    expect(createLlmError({ reason: 'stream_stall', message: 'x', stallKind: 'first-byte', timeoutMs: 9 })).toMatchObject({
+    expect(
+      createLlmError({ reason: 'stream_stall', message: 'x', stallKind: 'first-byte', timeoutMs: 9 }),
+    ).toMatchObject({
       stallKind: 'first-byte',
       timeoutMs: 9,
     });

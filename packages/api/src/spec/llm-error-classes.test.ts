@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isLlmError, type LlmError } from './llm-error.js';
 import {
   AbortedError,
   AuthenticationError,
@@ -25,7 +26,6 @@ import {
   RequestTimeoutError,
   StreamStallError,
 } from './llm-error-classes.js';
-import { isLlmError, type LlmError } from './llm-error.js';
 
 const cases: Array<[string, LlmError, (value: unknown) => boolean, string, boolean]> = [
   ['ContextOverflowError', new ContextOverflowError({}), isContextOverflowError, 'context_overflow', false],
@@ -33,24 +33,39 @@ const cases: Array<[string, LlmError, (value: unknown) => boolean, string, boole
   ['OverloadedError', new OverloadedError({}), isOverloadedError, 'overloaded', true],
   ['QuotaExceededError', new QuotaExceededError({}), isQuotaExceededError, 'quota', false],
   ['AuthenticationError', new AuthenticationError({}), isAuthenticationError, 'auth', false],
-  ['MissingApiKeyError', new MissingApiKeyError({ providerId: 'p', envVarNames: ['P_KEY'] }), isMissingApiKeyError, 'auth', false],
+  [
+    'MissingApiKeyError',
+    new MissingApiKeyError({ providerId: 'p', envVarNames: ['P_KEY'] }),
+    isMissingApiKeyError,
+    'auth',
+    false,
+  ],
   ['ContentFilterError', new ContentFilterError({}), isContentFilterError, 'content_filter', false],
   ['NetworkError', new NetworkError({}), isNetworkError, 'network', true],
   ['RequestTimeoutError', new RequestTimeoutError({}), isRequestTimeoutError, 'timeout', true],
-  ['StreamStallError', new StreamStallError({ stallKind: 'idle', timeoutMs: 5 }), isStreamStallError, 'stream_stall', true],
+  [
+    'StreamStallError',
+    new StreamStallError({ stallKind: 'idle', timeoutMs: 5 }),
+    isStreamStallError,
+    'stream_stall',
+    true,
+  ],
   ['AbortedError', new AbortedError({}), isAbortedError, 'aborted', false],
   ['RedirectError', new RedirectError({ location: 'https://x.test/' }), isRedirectError, 'invalid_request', false],
 ];
 
 describe('LlmError subclasses', () => {
-  it.each(cases)('%s has its reason, name, retryability and a default message', (name, error, guard, reason, retryable) => {
-    expect(error.name).toBe(name);
-    expect(error.reason).toBe(reason);
-    expect(error.isRetryable).toBe(retryable);
-    expect(error.message.length).toBeGreaterThan(10);
-    expect(isLlmError(error)).toBe(true);
-    expect(guard(error)).toBe(true);
-  });
+  it.each(cases)(
+    '%s has its reason, name, retryability and a default message',
+    (name, error, guard, reason, retryable) => {
+      expect(error.name).toBe(name);
+      expect(error.reason).toBe(reason);
+      expect(error.isRetryable).toBe(retryable);
+      expect(error.message.length).toBeGreaterThan(10);
+      expect(isLlmError(error)).toBe(true);
+      expect(guard(error)).toBe(true);
+    },
+  );
 
   it('guards accept only their own class (and subclasses)', () => {
     for (const [, error, guard] of cases) {
@@ -68,7 +83,9 @@ describe('LlmError subclasses', () => {
   });
 
   it('names the setting to change in stall messages', () => {
-    expect(new StreamStallError({ stallKind: 'first-byte', timeoutMs: 60_000, providerId: 'p' }).message).toContain('firstByteTimeoutMs');
+    expect(new StreamStallError({ stallKind: 'first-byte', timeoutMs: 60_000, providerId: 'p' }).message).toContain(
+      'firstByteTimeoutMs',
+    );
     expect(new StreamStallError({ stallKind: 'idle', timeoutMs: 30_000 }).message).toContain('idleTimeoutMs');
   });
 
@@ -83,7 +100,9 @@ describe('LlmError subclasses', () => {
   });
 
   it('guards work across copies of the module', async () => {
-    const copy = (await import('./llm-error-classes.js?copy')) as typeof import('./llm-error-classes.js');
+    // A query string makes the module loader evaluate a second, independent copy of the module.
+    const specifier = './llm-error-classes.js?copy';
+    const copy: typeof import('./llm-error-classes.js') = await import(/* @vite-ignore */ specifier);
     const foreign = new copy.ContextOverflowError({ requestedTokens: 2, limitTokens: 1 });
     expect(foreign instanceof ContextOverflowError).toBe(false);
     expect(isContextOverflowError(foreign)).toBe(true);

@@ -48,7 +48,9 @@ describe('isRetryableReason', () => {
 
 describe('isLlmError', () => {
   it('recognises errors from another copy of the module, where instanceof fails', async () => {
-    const copy = (await import('./llm-error.js?copy')) as typeof import('./llm-error.js');
+    // A query string makes the module loader evaluate a second, independent copy of the module.
+    const specifier = './llm-error.js?copy';
+    const copy: typeof import('./llm-error.js') = await import(/* @vite-ignore */ specifier);
     const foreign = new copy.LlmError({ reason: 'auth', message: 'x' });
     expect(copy.LlmError).not.toBe(LlmError);
     expect(foreign instanceof LlmError).toBe(false);
