@@ -1,6 +1,7 @@
 // The public surface of @boxagnts/api. Explicit named exports only: anything not listed is internal.
 
 export { abortableSleep, type LinkedAbortController, linkAbortController } from './shared/abort.js';
+export type { AdapterSettings } from './shared/adapter-settings.js';
 export { type AsyncQueue, type AsyncQueueOptions, createAsyncQueue } from './shared/async-queue.js';
 export {
   type ClassifyHttpErrorInput,
@@ -63,6 +64,7 @@ export {
 export { type OpenStream, type StreamWithRetriesOptions, streamWithRetries } from './shared/stream-with-retries.js';
 export { type SystemPromptSegment, systemPromptSegments, systemPromptText } from './shared/system-prompt.js';
 export { type ToLlmErrorContext, toLlmError } from './shared/to-llm-error.js';
+export { ANTHROPIC_TOOL_CALL_ID_RULES, type ToolCallIdRules, toVendorToolCallId } from './shared/tool-call-ids.js';
 export {
   checkToolInputValue,
   createToolInputBuffer,
