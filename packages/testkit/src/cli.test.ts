@@ -83,7 +83,15 @@ describe('boxagnts-mock CLI', () => {
 
 describe('parseCli', () => {
   it('turns --replay, --protocol and --repeat into replay steps', async () => {
-    const command = await parseCli(['--replay', 'a.chunks.txt', '--replay', 'b.json', '--protocol', 'gemini', '--repeat']);
+    const command = await parseCli([
+      '--replay',
+      'a.chunks.txt',
+      '--replay',
+      'b.json',
+      '--protocol',
+      'gemini',
+      '--repeat',
+    ]);
     expect(command).toMatchObject({
       kind: 'serve',
       options: {
