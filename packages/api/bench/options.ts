@@ -1,0 +1,112 @@
+import { parseArgs } from 'node:util';
+import type { MeasureSettings } from './measure.js';
+import { WRITE_MODES, type WriteMode } from './streams.js';
+
+/** Usage text of `pnpm bench`. */
+export const USAGE = `Usage: pnpm --filter @boxagnts/api bench [-- options]
+
+Client CPU per stream event of the lower bound, the official SDKs and every adapter, on large
+recorded and scripted streams served by the testkit's mock server in a child process.
+
+Options:
+  --quick              fewer rounds and shorter turns (about a third of the time; noisier)
+  --stream <id>        only these streams (repeatable or comma-separated)
+  --candidate <id>     only these candidates: an id (adapter:anthropic), a kind (sdk, adapter) or a
+                       prefix before ':' (repeatable or comma-separated); the lower bound always runs
+  --mode <mode>        only this write mode: event or 16k (repeatable)
+  --rounds <n>         measured rounds per (stream, mode)
+  --turn-ms <n>        target wall time of one candidate's turn in a round
+  --warmup <n>         streams consumed per candidate before measuring
+  --json <path>        also write the results as JSON to this file
+  --help               show this text`;
+
+/** A bad command line; the message says what to change. */
+export class BenchUsageError extends Error {
+  override name = 'BenchUsageError';
+}
+
+/** The parsed command line. */
+export interface BenchOptions {
+  help: boolean;
+  quick: boolean;
+  streams: string[];
+  candidates: string[];
+  modes: WriteMode[];
+  settings: MeasureSettings;
+  jsonPath: string | undefined;
+}
+
+const FULL: MeasureSettings = { warmupStreams: 12, rounds: 9, turnMs: 120, minStreamsPerTurn: 3 };
+const QUICK: MeasureSettings = { warmupStreams: 5, rounds: 3, turnMs: 60, minStreamsPerTurn: 2 };
+
+function list(values: readonly string[] | undefined): string[] {
+  return (values ?? [])
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter(Boolean);
+}
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1)
+    throw new BenchUsageError(`--${name} must be a whole number ≥ 1, not "${value}"`);
+  return number;
+}
+
+/** Parses `argv` (without node and the script). */
+export function parseOptions(argv: readonly string[]): BenchOptions {
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    values = parse(argv).values;
+  } catch (error) {
+    throw new BenchUsageError((error as Error).message);
+  }
+  const quick = values.quick ?? false;
+  const base = quick ? QUICK : FULL;
+  const modes = list(values.mode);
+  for (const mode of modes) {
+    if (!(WRITE_MODES as readonly string[]).includes(mode)) {
+      throw new BenchUsageError(`--mode must be one of ${WRITE_MODES.join(', ')}, not "${mode}"`);
+    }
+  }
+  return {
+    help: values.help ?? false,
+    quick,
+    streams: list(values.stream),
+    candidates: list(values.candidate),
+    modes: modes.length === 0 ? [...WRITE_MODES] : (modes as WriteMode[]),
+    settings: {
+      warmupStreams: positive('warmup', values.warmup, base.warmupStreams),
+      rounds: positive('rounds', values.rounds, base.rounds),
+      turnMs: positive('turn-ms', values['turn-ms'], base.turnMs),
+      minStreamsPerTurn: base.minStreamsPerTurn,
+    },
+    jsonPath: values.json,
+  };
+}
+
+/** Whether a candidate id passes the `--candidate` filters (none given: everything passes). */
+export function candidateSelected(id: string, kind: string, filters: readonly string[]): boolean {
+  if (filters.length === 0) return true;
+  return filters.some((filter) => filter === id || filter === kind || id.startsWith(`${filter}:`));
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      quick: { type: 'boolean' },
+      stream: { type: 'string', multiple: true },
+      candidate: { type: 'string', multiple: true },
+      mode: { type: 'string', multiple: true },
+      rounds: { type: 'string' },
+      'turn-ms': { type: 'string' },
+      warmup: { type: 'string' },
+      json: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}

@@ -1,0 +1,265 @@
+import { linkAbortController } from '../../shared/abort.js';
+import type { AdapterSettings } from '../../shared/adapter-settings.js';
+import { createProviderFetch } from '../../shared/provider-fetch.js';
+import { withRetries } from '../../shared/retry-policy.js';
+import { sendRequest } from '../../shared/send-request.js';
+import { DEFAULT_STALL_OPTIONS, withStallTimeouts } from '../../shared/stall-timeouts.js';
+import { streamWithRetries } from '../../shared/stream-with-retries.js';
+import { createLlmError } from '../../spec/create-llm-error.js';
+import { NetworkError } from '../../spec/llm-error-classes.js';
+import type { LlmCallOptions, LlmProvider, ModelInfo } from '../../spec/provider.js';
+import type { LlmRequest } from '../../spec/request.js';
+import type { AssistantResponse } from '../../spec/response.js';
+import type { StreamEvent } from '../../spec/stream-event.js';
+import {
+  type AwsCredentials,
+  type AwsCredentialsProvider,
+  authenticateBedrockRequest,
+  type BedrockAuth,
+  resolveBedrockAuth,
+  resolveBedrockRegion,
+} from './bedrock-auth.js';
+import { BEDROCK_ERROR_RULES, withBedrockErrorType } from './bedrock-errors.js';
+import { readEventStream } from './bedrock-event-stream.js';
+import { mapConverseResponse } from './bedrock-response.js';
+import { mapBedrockStream } from './bedrock-stream-events.js';
+import { converseResponseSchema, listFoundationModelsSchema } from './bedrock-wire-types.js';
+import { BEDROCK_PROTOCOL_ID, buildBedrockRequest } from './build-bedrock-request.js';
+
+/** Settings of {@link createBedrockConverseProvider}. */
+export interface BedrockConverseSettings extends AdapterSettings {
+  /** AWS region; default `AWS_REGION`, then `AWS_DEFAULT_REGION`, read when a request is made. */
+  region?: string;
+  /**
+   * AWS credentials for SigV4, or a function returning them per request. Default: a Bedrock API key
+   * (`apiKey`, else `AWS_BEARER_TOKEN_BEDROCK`), else `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY` /
+   * `AWS_SESSION_TOKEN`.
+   */
+  credentials?: AwsCredentials | AwsCredentialsProvider;
+  /** Base URL of the control plane for `listModels`; default `https://bedrock.{region}.amazonaws.com`. */
+  controlPlaneBaseURL?: string;
+  /**
+   * Send `cachePoint` markers at the system prompt's cache boundary and after the tools. Default:
+   * only for model ids known to support prompt caching (Bedrock rejects markers for others).
+   */
+  promptCaching?: boolean;
+}
+
+/**
+ * An {@link LlmProvider} for Amazon Bedrock's Converse API over plain HTTP: `POST
+ * /model/{modelId}/converse-stream` (a binary `application/vnd.amazon.eventstream` body) and
+ * `/converse`, authenticated with a Bedrock API key (bearer) or SigV4, with retries, stall timers
+ * and Bedrock's errors classified. The model id is URI-encoded, so ARNs and inference profiles work.
+ *
+ * @example
+ * const bedrock = createBedrockConverseProvider({ region: 'us-east-1' });
+ * for await (const event of bedrock.streamMessage({
+ *   model: 'us.anthropic.claude-sonnet-4-20250514-v1:0',
+ *   maxOutputTokens: 1024,
+ *   messages: [{ role: 'user', content: 'Hello' }],
+ * })) {
+ *   if (event.type === 'text-delta') process.stdout.write(event.delta);
+ * }
+ *
+ * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html
+ */
+export function createBedrockConverseProvider(settings: BedrockConverseSettings = {}): LlmProvider {
+  const providerId = settings.providerId ?? BEDROCK_PROTOCOL_ID;
+  const authSettings = {
+    providerId,
+    ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }),
+    ...(settings.apiKeyEnvVars === undefined ? {} : { apiKeyEnvVars: settings.apiKeyEnvVars }),
+    ...(settings.noApiKey === undefined ? {} : { noApiKey: settings.noApiKey }),
+    ...(settings.credentials === undefined ? {} : { credentials: settings.credentials }),
+    ...(settings.region === undefined ? {} : { region: settings.region }),
+    ...(settings.env === undefined ? {} : { env: settings.env }),
+  };
+  const region = () => resolveBedrockRegion(authSettings);
+  const fetch = withBedrockErrorType(
+    createProviderFetch({
+      providerId,
+      ...(settings.dispatcher === undefined ? {} : { dispatcher: settings.dispatcher }),
+    }),
+  );
+  const retry = { providerId, rules: BEDROCK_ERROR_RULES, ...settings.retry };
+
+  const runtimeUrl = (path: string) =>
+    new URL(`${trimSlash(settings.baseURL ?? `https://bedrock-runtime.${region()}.amazonaws.com`)}${path}`);
+
+  async function send(
+    url: URL,
+    init: { body?: string; signal: AbortSignal; callHeaders?: Record<string, string> | undefined; accept: string },
+  ): Promise<Response> {
+    const auth = await resolveBedrockAuth(authSettings);
+    const headers = lowerCaseNames({
+      ...settings.headers,
+      ...init.callHeaders,
+      accept: init.accept,
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+    });
+    const method = init.body === undefined ? 'GET' : 'POST';
+    const signed = await authenticateBedrockRequest(
+      { method, url, headers, ...(init.body === undefined ? {} : { body: init.body }) },
+      auth,
+      region,
+    );
+    return sendRequest({
+      providerId,
+      url: url.href,
+      method,
+      headers: signed,
+      ...(init.body === undefined ? {} : { body: init.body }),
+      signal: init.signal,
+      fetch,
+      errorRules: BEDROCK_ERROR_RULES,
+      knownSecrets: secretsOf(auth),
+    });
+  }
+
+  const modelPath = (model: string, action: 'converse' | 'converse-stream') =>
+    `/model/${encodeURIComponent(model)}/${action}`;
+
+  return {
+    id: providerId,
+    name: settings.providerName ?? 'Amazon Bedrock',
+
+    streamMessage(request: LlmRequest, options: LlmCallOptions = {}): AsyncIterable<StreamEvent> {
+      return streamWithRetries(
+        async function* (_attempt, signal) {
+          const body = JSON.stringify(buildBedrockRequest(request, { promptCaching: settings.promptCaching }));
+          const response = await send(runtimeUrl(modelPath(request.model, 'converse-stream')), {
+            body,
+            signal,
+            callHeaders: options.headers,
+            accept: 'application/vnd.amazon.eventstream',
+          });
+          if (response.body === null) throw new NetworkError({ providerId, message: 'Bedrock sent an empty stream.' });
+          yield* mapBedrockStream(readEventStream(response.body, providerId), {
+            providerId,
+            model: request.model,
+            requestId: response.headers.get('x-amzn-requestid') ?? undefined,
+          });
+        },
+        { ...retry, ...(options.signal === undefined ? {} : { signal: options.signal }), ...stallOption(settings) },
+      );
+    },
+
+    createMessage(request: LlmRequest, options: LlmCallOptions = {}): Promise<AssistantResponse> {
+      return withRetries(
+        async (_attempt, attemptSignal) => {
+          const link = linkAbortController(attemptSignal);
+          try {
+            const body = JSON.stringify(buildBedrockRequest(request, { promptCaching: settings.promptCaching }));
+            const response = await send(runtimeUrl(modelPath(request.model, 'converse')), {
+              body,
+              signal: link.controller.signal,
+              callHeaders: options.headers,
+              accept: 'application/json',
+            });
+            const json = await readJsonBody(response, link.controller, settings, providerId);
+            const parsed = converseResponseSchema.safeParse(json);
+            if (!parsed.success) {
+              throw createLlmError({
+                reason: 'server',
+                providerId,
+                cause: parsed.error,
+                message: `Provider "${providerId}" sent a Converse response of an unexpected shape.`,
+              });
+            }
+            return mapConverseResponse(parsed.data, {
+              model: request.model,
+              requestId: response.headers.get('x-amzn-requestid') ?? undefined,
+            });
+          } finally {
+            link.dispose();
+          }
+        },
+        { ...retry, ...(options.signal === undefined ? {} : { signal: options.signal }) },
+      );
+    },
+
+    listModels(options: LlmCallOptions = {}): Promise<ModelInfo[]> {
+      return withRetries(
+        async (_attempt, signal) => {
+          const base = settings.controlPlaneBaseURL ?? `https://bedrock.${region()}.amazonaws.com`;
+          const url = new URL(`${trimSlash(base)}/foundation-models`);
+          url.searchParams.set('byOutputModality', 'TEXT');
+          const response = await send(url, { signal, callHeaders: options.headers, accept: 'application/json' });
+          const parsed = listFoundationModelsSchema.safeParse(await response.json());
+          if (!parsed.success) {
+            throw createLlmError({
+              reason: 'server',
+              providerId,
+              cause: parsed.error,
+              message: `Provider "${providerId}" sent a model list of an unexpected shape.`,
+            });
+          }
+          return (parsed.data.modelSummaries ?? []).map((model) => ({
+            id: model.modelId,
+            ...(model.modelName === undefined ? {} : { name: model.modelName }),
+          }));
+        },
+        { ...retry, ...(options.signal === undefined ? {} : { signal: options.signal }) },
+      );
+    },
+  };
+}
+
+function stallOption(settings: BedrockConverseSettings) {
+  return settings.stall === undefined ? {} : { stall: settings.stall };
+}
+
+/**
+ * Reads a whole JSON body with the idle stall timer between chunks (a body that stops arriving is a
+ * `stream_stall`, retried); a body cut short, which is not JSON, is a retryable network error.
+ */
+async function readJsonBody(
+  response: Response,
+  controller: AbortController,
+  settings: BedrockConverseSettings,
+  providerId: string,
+): Promise<unknown> {
+  let text = '';
+  if (response.body !== null) {
+    const idleTimeoutMs =
+      settings.stall === false ? 0 : (settings.stall?.idleTimeoutMs ?? DEFAULT_STALL_OPTIONS.idleTimeoutMs);
+    const decoder = new TextDecoder();
+    const chunks = withStallTimeouts(response.body, {
+      controller,
+      providerId,
+      firstByteTimeoutMs: idleTimeoutMs,
+      idleTimeoutMs,
+    });
+    for await (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
+    text += decoder.decode();
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new NetworkError({
+      providerId,
+      cause: error,
+      message: `The response from provider "${providerId}" was cut short (${text.length} characters, not valid JSON).`,
+    });
+  }
+}
+
+function secretsOf(auth: BedrockAuth): string[] {
+  if (auth.type === 'bearer') return [auth.token];
+  if (auth.type === 'sigv4')
+    return [
+      auth.credentials.secretAccessKey,
+      ...(auth.credentials.sessionToken ? [auth.credentials.sessionToken] : []),
+    ];
+  return [];
+}
+
+function lowerCaseNames(headers: Record<string, string>): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) result[name.toLowerCase()] = value;
+  return result;
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}

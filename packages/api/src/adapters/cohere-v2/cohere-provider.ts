@@ -1,0 +1,216 @@
+import { linkAbortController } from '../../shared/abort.js';
+import type { AdapterSettings } from '../../shared/adapter-settings.js';
+import { createProviderFetch } from '../../shared/provider-fetch.js';
+import { readServerSentEvents } from '../../shared/read-event-stream.js';
+import { resolveApiKey } from '../../shared/resolve-api-key.js';
+import { withRetries } from '../../shared/retry-policy.js';
+import { sendRequest } from '../../shared/send-request.js';
+import { DEFAULT_STALL_OPTIONS, withStallTimeouts } from '../../shared/stall-timeouts.js';
+import { streamWithRetries } from '../../shared/stream-with-retries.js';
+import { toLlmError } from '../../shared/to-llm-error.js';
+import { createLlmError } from '../../spec/create-llm-error.js';
+import { NetworkError } from '../../spec/llm-error-classes.js';
+import type { LlmCallOptions, LlmProvider, ModelInfo } from '../../spec/provider.js';
+import type { LlmRequest } from '../../spec/request.js';
+import type { AssistantResponse } from '../../spec/response.js';
+import type { StreamEvent } from '../../spec/stream-event.js';
+import { buildCohereRequest, COHERE_PROTOCOL_ID } from './build-cohere-request.js';
+import { COHERE_ERROR_RULES, withCohereTokenCounts } from './cohere-errors.js';
+import { mapCohereResponse } from './cohere-response.js';
+import { mapCohereStream } from './cohere-stream-events.js';
+import { cohereChatResponseSchema, cohereModelListSchema } from './cohere-wire-types.js';
+
+/** Settings of {@link createCohereProvider}. */
+export type CohereSettings = AdapterSettings;
+
+/** Cohere's API host; the adapter adds `/v2/chat` and `/v1/models`. */
+export const COHERE_DEFAULT_BASE_URL = 'https://api.cohere.com';
+
+/** Where the key is read from when `apiKey` is not passed, in order. */
+export const COHERE_API_KEY_ENV_VARS: readonly string[] = ['COHERE_API_KEY', 'CO_API_KEY'];
+
+/** Most pages of the model list read (a guard against a server that never stops paging). */
+const MAX_MODEL_PAGES = 20;
+
+/**
+ * An {@link LlmProvider} for Cohere's v2 Chat API (`POST /v2/chat`, streamed as SSE) over plain
+ * HTTP with a bearer key, with retries, stall timers and Cohere's errors classified. A tool turn's
+ * `tool_plan` becomes a text block marked `cohere.toolPlan` and is sent back as `tool_plan`;
+ * thinking is replayed as `thinking` content; usage counts `tokens` (see `mapCohereUsage`).
+ *
+ * @example
+ * const cohere = createCohereProvider(); // reads COHERE_API_KEY (or CO_API_KEY) when a request is made
+ * const response = await cohere.createMessage({
+ *   model: 'command-a-03-2025',
+ *   maxOutputTokens: 1024,
+ *   messages: [{ role: 'user', content: 'Hello' }],
+ * });
+ *
+ * @see https://docs.cohere.com/reference/chat
+ */
+export function createCohereProvider(settings: CohereSettings = {}): LlmProvider {
+  const providerId = settings.providerId ?? COHERE_PROTOCOL_ID;
+  const base = (settings.baseURL ?? COHERE_DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const fetch = createProviderFetch({
+    providerId,
+    ...(settings.dispatcher === undefined ? {} : { dispatcher: settings.dispatcher }),
+  });
+  const retry = { providerId, rules: COHERE_ERROR_RULES, ...settings.retry };
+
+  async function send(
+    url: string,
+    init: { body?: unknown; signal: AbortSignal; callHeaders?: Record<string, string> | undefined; accept: string },
+  ): Promise<Response> {
+    const key = settings.noApiKey
+      ? undefined
+      : resolveApiKey({
+          providerId,
+          apiKey: settings.apiKey,
+          envVarNames: settings.apiKeyEnvVars ?? COHERE_API_KEY_ENV_VARS,
+          ...(settings.env === undefined ? {} : { env: settings.env }),
+        });
+    try {
+      return await sendRequest({
+        providerId,
+        url,
+        headers: {
+          ...settings.headers,
+          ...init.callHeaders,
+          accept: init.accept,
+          ...(key === undefined ? {} : { authorization: `Bearer ${key}` }),
+        },
+        ...(init.body === undefined ? { method: 'GET' } : { body: init.body }),
+        signal: init.signal,
+        fetch,
+        errorRules: COHERE_ERROR_RULES,
+        ...(key === undefined ? {} : { knownSecrets: [key] }),
+      });
+    } catch (error) {
+      throw withCohereTokenCounts(toLlmError(error, { providerId, url, signal: init.signal }));
+    }
+  }
+
+  const withSignal = (options: LlmCallOptions) => (options.signal === undefined ? {} : { signal: options.signal });
+
+  return {
+    id: providerId,
+    name: settings.providerName ?? 'Cohere',
+
+    streamMessage(request: LlmRequest, options: LlmCallOptions = {}): AsyncIterable<StreamEvent> {
+      return streamWithRetries(
+        async function* (_attempt, signal) {
+          const response = await send(`${base}/v2/chat`, {
+            body: buildCohereRequest(request, true),
+            signal,
+            callHeaders: options.headers,
+            accept: 'text/event-stream',
+          });
+          if (response.body === null) throw new NetworkError({ providerId, message: 'Cohere sent an empty stream.' });
+          yield* mapCohereStream(readServerSentEvents(response.body), { providerId, model: request.model });
+        },
+        { ...retry, ...withSignal(options), ...(settings.stall === undefined ? {} : { stall: settings.stall }) },
+      );
+    },
+
+    createMessage(request: LlmRequest, options: LlmCallOptions = {}): Promise<AssistantResponse> {
+      return withRetries(
+        async (_attempt, attemptSignal) => {
+          const link = linkAbortController(attemptSignal);
+          try {
+            const response = await send(`${base}/v2/chat`, {
+              body: buildCohereRequest(request, false),
+              signal: link.controller.signal,
+              callHeaders: options.headers,
+              accept: 'application/json',
+            });
+            const json = await readJsonBody(response, link.controller, settings, providerId);
+            const parsed = cohereChatResponseSchema.safeParse(json);
+            if (!parsed.success) {
+              throw createLlmError({
+                reason: 'server',
+                providerId,
+                cause: parsed.error,
+                message: `Provider "${providerId}" sent a chat response of an unexpected shape.`,
+              });
+            }
+            return mapCohereResponse(parsed.data, request.model);
+          } finally {
+            link.dispose();
+          }
+        },
+        { ...retry, ...withSignal(options) },
+      );
+    },
+
+    listModels(options: LlmCallOptions = {}): Promise<ModelInfo[]> {
+      return withRetries(
+        async (_attempt, signal) => {
+          const models: ModelInfo[] = [];
+          let pageToken: string | undefined;
+          for (let page = 0; page < MAX_MODEL_PAGES; page += 1) {
+            const url = new URL(`${base}/v1/models`);
+            url.searchParams.set('endpoint', 'chat');
+            url.searchParams.set('page_size', '1000');
+            if (pageToken !== undefined) url.searchParams.set('page_token', pageToken);
+            const response = await send(url.href, { signal, callHeaders: options.headers, accept: 'application/json' });
+            const parsed = cohereModelListSchema.safeParse(await response.json());
+            if (!parsed.success) {
+              throw createLlmError({
+                reason: 'server',
+                providerId,
+                cause: parsed.error,
+                message: `Provider "${providerId}" sent a model list of an unexpected shape.`,
+              });
+            }
+            for (const model of parsed.data.models ?? []) {
+              models.push({
+                id: model.name,
+                name: model.name,
+                ...(model.context_length === undefined ? {} : { contextWindow: model.context_length }),
+              });
+            }
+            pageToken = parsed.data.next_page_token ?? undefined;
+            if (pageToken === undefined || pageToken === '') break;
+          }
+          return models;
+        },
+        { ...retry, ...withSignal(options) },
+      );
+    },
+  };
+}
+
+/**
+ * Reads a whole JSON body with the idle stall timer between chunks (a body that stops arriving is a
+ * `stream_stall`, retried); a body cut short, which is not JSON, is a retryable network error.
+ */
+async function readJsonBody(
+  response: Response,
+  controller: AbortController,
+  settings: CohereSettings,
+  providerId: string,
+): Promise<unknown> {
+  let text = '';
+  if (response.body !== null) {
+    const idleTimeoutMs =
+      settings.stall === false ? 0 : (settings.stall?.idleTimeoutMs ?? DEFAULT_STALL_OPTIONS.idleTimeoutMs);
+    const decoder = new TextDecoder();
+    const chunks = withStallTimeouts(response.body, {
+      controller,
+      providerId,
+      firstByteTimeoutMs: idleTimeoutMs,
+      idleTimeoutMs,
+    });
+    for await (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
+    text += decoder.decode();
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new NetworkError({
+      providerId,
+      cause: error,
+      message: `The response from provider "${providerId}" was cut short (${text.length} characters, not valid JSON).`,
+    });
+  }
+}

@@ -1,0 +1,54 @@
+import { parseToolInput } from '../../shared/tool-input.js';
+import type { AssistantContentBlock } from '../../spec/message.js';
+import type { AssistantResponse } from '../../spec/response.js';
+import { COHERE_PROTOCOL_ID } from './build-cohere-request.js';
+import { cohereMessageMetadata, ToolCallIds } from './cohere-stream-events.js';
+import type { CohereChatResponse } from './cohere-wire-types.js';
+import { mapCohereFinishReason } from './map-cohere-finish-reason.js';
+import { mapCohereUsage } from './map-cohere-usage.js';
+
+/**
+ * A non-streamed Cohere v2 chat response as an {@link AssistantResponse}, in the order a stream of
+ * it arrives: thinking content, then the `tool_plan` as a text block marked `cohere.toolPlan`, then
+ * text content, then the tool calls (arguments parsed from their JSON text; what cannot be used
+ * becomes `inputError`; ids made unique as in the stream). `billed_units` rides on the message as
+ * `cohere` provider metadata.
+ *
+ * @see https://docs.cohere.com/reference/chat#response
+ */
+export function mapCohereResponse(body: CohereChatResponse, model: string): AssistantResponse {
+  const message = body.message;
+  const content: AssistantContentBlock[] = [];
+  const items = message?.content ?? [];
+  for (const item of items) {
+    if (item.type === 'thinking') content.push({ type: 'thinking', thinking: item.thinking ?? '' });
+  }
+  if (message?.tool_plan !== undefined && message.tool_plan !== '') {
+    content.push({
+      type: 'text',
+      text: message.tool_plan,
+      providerMetadata: { [COHERE_PROTOCOL_ID]: { toolPlan: true } },
+    });
+  }
+  for (const item of items) {
+    if (item.type !== 'thinking' && item.text !== undefined) content.push({ type: 'text', text: item.text });
+  }
+  const ids = new ToolCallIds();
+  (message?.tool_calls ?? []).forEach((call, index) => {
+    const parsed = parseToolInput(call.function?.arguments ?? '');
+    content.push({
+      type: 'tool_use',
+      id: ids.next(call.id, index),
+      name: call.function?.name ?? '',
+      ...(parsed.ok ? { input: parsed.input } : { input: {}, inputError: parsed.error }),
+    });
+  });
+  const providerMetadata = cohereMessageMetadata(body.usage);
+  return {
+    ...(body.id === undefined ? {} : { id: body.id }),
+    model,
+    message: { role: 'assistant', content, ...(providerMetadata === undefined ? {} : { providerMetadata }) },
+    finishReason: mapCohereFinishReason(body.finish_reason),
+    usage: mapCohereUsage(body.usage),
+  };
+}
