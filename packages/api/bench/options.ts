@@ -3,7 +3,7 @@ import type { MeasureSettings } from './measure.js';
 import { WRITE_MODES, type WriteMode } from './streams.js';
 
 /** Usage text of `pnpm bench`. */
-export const USAGE = `Usage: pnpm --filter @boxagnts/api bench [-- options]
+export const USAGE = `Usage: pnpm --filter @boxagnts/api bench [options]
 
 Client CPU per stream event of the lower bound, the official SDKs and every adapter, on large
 recorded and scripted streams served by the testkit's mock server in a child process.
@@ -18,7 +18,14 @@ Options:
   --turn-ms <n>        target wall time of one candidate's turn in a round
   --warmup <n>         streams consumed per candidate before measuring
   --json <path>        also write the results as JSON to this file
-  --help               show this text`;
+  --no-bundle          run the sources under tsx instead of an esbuild bundle (tsx's keepNames
+                       adds a name-setting call per closure created, which skews closure-heavy code)
+  --help               show this text
+
+Profiling one candidate (alone, V8 sampling profiler around the measured streams only):
+  --profile <id>       e.g. adapter:anthropic; with one --stream (and --mode, default 16k)
+  --profile-streams <n>  streams consumed while profiling (default 400)
+  --profile-out <path> also write the .cpuprofile (Chrome DevTools, speedscope)`;
 
 /** A bad command line; the message says what to change. */
 export class BenchUsageError extends Error {
@@ -34,6 +41,8 @@ export interface BenchOptions {
   modes: WriteMode[];
   settings: MeasureSettings;
   jsonPath: string | undefined;
+  bundle: boolean;
+  profile: { candidate: string; streams: number; out: string | undefined } | undefined;
 }
 
 const FULL: MeasureSettings = { warmupStreams: 12, rounds: 9, turnMs: 120, minStreamsPerTurn: 3 };
@@ -75,7 +84,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     quick,
     streams: list(values.stream),
     candidates: list(values.candidate),
-    modes: modes.length === 0 ? [...WRITE_MODES] : (modes as WriteMode[]),
+    modes: modes.length === 0 ? (values.profile === undefined ? [...WRITE_MODES] : ['16k']) : (modes as WriteMode[]),
     settings: {
       warmupStreams: positive('warmup', values.warmup, base.warmupStreams),
       rounds: positive('rounds', values.rounds, base.rounds),
@@ -83,6 +92,15 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       minStreamsPerTurn: base.minStreamsPerTurn,
     },
     jsonPath: values.json,
+    bundle: !(values['no-bundle'] ?? false),
+    profile:
+      values.profile === undefined
+        ? undefined
+        : {
+            candidate: values.profile,
+            streams: positive('profile-streams', values['profile-streams'], 400),
+            out: values['profile-out'],
+          },
   };
 }
 
@@ -106,6 +124,10 @@ function parse(argv: readonly string[]) {
       'turn-ms': { type: 'string' },
       warmup: { type: 'string' },
       json: { type: 'string' },
+      'no-bundle': { type: 'boolean' },
+      profile: { type: 'string' },
+      'profile-streams': { type: 'string' },
+      'profile-out': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -1,116 +1,32 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
-import { dirname, resolve } from 'node:path';
-import { ADAPTERS } from './adapters.js';
-import type { Candidate, Runner } from './candidate.js';
-import { CANDIDATES } from './candidates.js';
-import { measureCase } from './measure.js';
-import { startMockServerProcess } from './mock-server-process.js';
-import { BenchUsageError, candidateSelected, parseOptions, USAGE } from './options.js';
-import type { BenchProtocol } from './protocols.js';
-import { type CaseResult, formatSummary, formatTable, toCaseResult } from './report.js';
-import { mockScript, modelFor, STREAMS } from './streams.js';
+import { spawn } from 'node:child_process';
+import { bundleClient } from './bundle.js';
 
-const ALL_PROTOCOLS: readonly BenchProtocol[] = [
-  'anthropic',
-  'openai-chat',
-  'openai-responses',
-  'gemini',
-  'bedrock',
-  'cohere',
-  'ollama',
-];
-
-function log(message: string): void {
-  process.stderr.write(`${message}\n`);
-}
-
-async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
-  if (options.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
+/**
+ * Entry of `pnpm bench`: bundles the client (see bundle.ts) and runs the bundle in a fresh Node
+ * process, or with `--no-bundle` (or no esbuild) runs the sources here under tsx.
+ */
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  const bundled = argv.includes('--no-bundle') ? undefined : await bundleClient();
+  if (bundled === undefined) {
+    if (!argv.includes('--no-bundle'))
+      process.stderr.write('bench: esbuild not found; running the sources under tsx\n');
+    const { runBench } = await import('./main.js');
+    return runBench(argv);
   }
-  const unknown = options.streams.filter((id) => !STREAMS.some((stream) => stream.id === id));
-  if (unknown.length > 0) {
-    throw new BenchUsageError(
-      `unknown --stream ${unknown.join(', ')}; streams: ${STREAMS.map((s) => s.id).join(', ')}`,
-    );
-  }
-  const streams = STREAMS.filter((stream) => options.streams.length === 0 || options.streams.includes(stream.id));
-  const candidates = CANDIDATES.filter(
-    (candidate) =>
-      candidate.kind === 'lower-bound' || candidateSelected(candidate.id, candidate.kind, options.candidates),
-  );
-
-  const server = await startMockServerProcess(mockScript(streams));
-  const killServer = () => server.kill();
-  process.once('exit', killServer);
-  log(`mock server ${server.url} (pid ${server.pid}); client pid ${process.pid}; node ${process.version}`);
-
-  const runners = new Map<Candidate, Runner>();
-  const cases: CaseResult[] = [];
-  const started = Date.now();
-  try {
-    for (const stream of streams) {
-      const applicable = candidates.filter((candidate) => candidate.protocols.includes(stream.protocol));
-      for (const candidate of applicable) {
-        if (!runners.has(candidate)) runners.set(candidate, await candidate.setup(server.url));
-      }
-      for (const mode of options.modes) {
-        const measurement = await measureCase(
-          { protocol: stream.protocol, model: modelFor(stream, mode) },
-          applicable.map((candidate) => ({ candidate, runner: runners.get(candidate) as Runner })),
-          options.settings,
-        );
-        const result = toCaseResult(stream.id, stream.protocol, mode, measurement);
-        cases.push(result);
-        const summary = result.results.map((entry) => `${entry.id} ${entry.usPerEvent.toFixed(2)}`).join(', ');
-        log(`  ${stream.id}/${mode}: ${result.events} events; µs/event ${summary}`);
-        for (const failure of result.failed) log(`  ${stream.id}/${mode}: ${failure.id} FAILED: ${failure.error}`);
-      }
-    }
-  } finally {
-    for (const runner of runners.values()) await runner.close?.().catch(() => undefined);
-    await server.close();
-    process.off('exit', killServer);
-  }
-
-  const registered = new Set(ADAPTERS.flatMap((candidate) => candidate.protocols));
-  const missingAdapters = ALL_PROTOCOLS.filter((protocol) => !registered.has(protocol));
-  process.stdout.write(`\n${formatTable(cases)}\n\n`);
-  const summary = formatSummary(cases);
-  if (summary !== '') process.stdout.write(`${summary}\n`);
-  if (missingAdapters.length > 0) process.stdout.write(`Adapters not in the registry: ${missingAdapters.join(', ')}\n`);
-  const seconds = (Date.now() - started) / 1000;
-  process.stdout.write(
-    `(${seconds.toFixed(0)} s; client CPU per wire event, median of ${options.settings.rounds} rounds)\n`,
-  );
-
-  if (options.jsonPath !== undefined) {
-    const path = resolve(options.jsonPath);
-    const report = {
-      generatedAt: new Date().toISOString(),
-      node: process.version,
-      platform: `${process.platform}-${process.arch}`,
-      cpus: availableParallelism(),
-      quick: options.quick,
-      settings: options.settings,
-      unit: 'client CPU microseconds (user + system) per wire event',
-      cases,
-      missingAdapters,
-    };
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, `${JSON.stringify(report, null, 2)}\n`);
-    log(`wrote ${path}`);
-  }
+  const child = spawn(process.execPath, [bundled, ...argv], { stdio: 'inherit' });
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  return new Promise((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? (signal === null ? 1 : 128)));
+  });
 }
 
 main().then(
-  // Pooled keep-alive sockets (the SDKs', the shared agent's) would hold the process open for their timeout.
-  () => process.exit(0),
+  (code) => process.exit(code),
   (error: unknown) => {
-    log(error instanceof BenchUsageError ? `${error.message}\n\n${USAGE}` : String((error as Error)?.stack ?? error));
-    process.exit(error instanceof BenchUsageError ? 2 : 1);
+    process.stderr.write(`${String((error as Error)?.stack ?? error)}\n`);
+    process.exit(1);
   },
 );

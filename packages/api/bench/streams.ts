@@ -1,4 +1,5 @@
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { providerStreamsDir } from './package-dir.js';
 import type { BenchProtocol } from './protocols.js';
 
 /** How the mock server writes a stream: one socket write per event, or 16 KiB writes. */
@@ -16,8 +17,6 @@ export interface BenchStream {
   protocol: BenchProtocol;
   source: { kind: 'replay'; path: string } | { kind: 'scripted'; text: string; textDelta: number };
 }
-
-const FIXTURES = fileURLToPath(new URL('../../../../shared/fixtures/provider-streams/', import.meta.url));
 
 /**
  * A deterministic ~2.6 KB answer with what real answers carry: punctuation, quotes and newlines that
@@ -46,18 +45,23 @@ function scripted(id: string, protocol: BenchProtocol): BenchStream {
   return { id, protocol, source: { kind: 'scripted', text: LONG_TEXT, textDelta: TOKEN_CHARS } };
 }
 
-function replay(id: string, file: string): BenchStream {
-  return { id, protocol: 'openai-chat', source: { kind: 'replay', path: `${FIXTURES}${file}` } };
+const FIXTURES = providerStreamsDir();
+
+function replay(id: string, file: string): BenchStream[] {
+  return FIXTURES === undefined
+    ? []
+    : [{ id, protocol: 'openai-chat', source: { kind: 'replay', path: join(FIXTURES, file) } }];
 }
 
 /**
- * The streams measured: the largest recordings (all OpenAI Chat), and one long scripted text turn
- * rendered by the testkit in every other protocol (no long recording exists for those).
+ * The streams measured: the largest recordings (all OpenAI Chat; left out where
+ * `../shared/fixtures` is not beside the clone), and one long scripted text turn rendered by the
+ * testkit in every other protocol (no long recording exists for those).
  */
 export const STREAMS: readonly BenchStream[] = [
-  replay('groq-text', 'openai-chat/groq-text.chunks.txt'),
-  replay('openai-text', 'openai-chat/openai-text.chunks.txt'),
-  replay('deepseek-reasoning', 'openai-chat/deepseek-reasoning.chunks.txt'),
+  ...replay('groq-text', 'openai-chat/groq-text.chunks.txt'),
+  ...replay('openai-text', 'openai-chat/openai-text.chunks.txt'),
+  ...replay('deepseek-reasoning', 'openai-chat/deepseek-reasoning.chunks.txt'),
   scripted('anthropic-long', 'anthropic'),
   scripted('responses-long', 'openai-responses'),
   scripted('gemini-long', 'gemini'),
@@ -65,6 +69,12 @@ export const STREAMS: readonly BenchStream[] = [
   scripted('cohere-long', 'cohere'),
   scripted('ollama-long', 'ollama'),
 ];
+
+/** Why recorded streams are missing from {@link STREAMS}, or undefined when they are there. */
+export const RECORDINGS_MISSING: string | undefined =
+  FIXTURES === undefined
+    ? 'recorded streams skipped: ../shared/fixtures/provider-streams is not beside this clone'
+    : undefined;
 
 /** The model name that routes a request to `stream` written in `mode` (a rule of the mock script). */
 export function modelFor(stream: BenchStream, mode: WriteMode): string {

@@ -99,7 +99,7 @@ describe.each(ADAPTERS.map((adapter) => [adapter.name, adapter] as const))('%s',
     const events = await collect(adapter);
     expect(terminal(events)?.type).toBe('message-end');
     expect(events.filter((event) => event.type === 'message-end' || event.type === 'error')).toHaveLength(1);
-    const response = assembleMessage(events);
+    const response = await assembleMessage(events);
     expect(essence(response)).toEqual({
       content: [
         { type: 'thinking', thinking: 'The user wants the config; read it first.' },
@@ -113,7 +113,7 @@ describe.each(ADAPTERS.map((adapter) => [adapter.name, adapter] as const))('%s',
   });
 
   it('createMessage and streamMessage give the same message for the same turn', async () => {
-    const streamed = assembleMessage(await collect(adapter, textTurn));
+    const streamed = await assembleMessage(await collect(adapter, textTurn));
     const created = await adapter.create(mock.url, fast).createMessage(request, {});
     expect(essence(created)).toEqual(essence(streamed));
     expect(essence(created)).toEqual({ content: [{ type: 'text', text: 'The port is 8000.' }], finish: 'stop' });
@@ -130,7 +130,7 @@ describe.each(ADAPTERS.map((adapter) => [adapter.name, adapter] as const))('%s',
     expect(mock.requests).toHaveLength(2);
     expect(sleeps).toEqual([2000]);
     expect(events.filter((event) => event.type === 'message-start')).toHaveLength(1);
-    expect(assembleMessage(events).message.content).toMatchObject([{ type: 'text', text: 'The port is 8000.' }]);
+    expect((await assembleMessage(events)).message.content).toMatchObject([{ type: 'text', text: 'The port is 8000.' }]);
   });
 
   it.each([
@@ -188,7 +188,7 @@ describe.each(ADAPTERS.map((adapter) => [adapter.name, adapter] as const))('%s',
       ],
       fault: { kind },
     };
-    const response = assembleMessage(await collect(adapter, turn));
+    const response = await assembleMessage(await collect(adapter, turn));
     const ids = response.message.content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
     expect(ids).toHaveLength(2);
     expect(new Set(ids).size).toBe(2);

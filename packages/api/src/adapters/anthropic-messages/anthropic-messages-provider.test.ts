@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createAnthropicMessagesProvider, requestHeaders } from './anthropic-messages-provider.js';
 
@@ -57,5 +59,72 @@ describe('createAnthropicMessagesProvider', () => {
       envVarNames: ['MY_KEY'],
     });
     await expect(provider.listModels()).rejects.toMatchObject({ reason: 'auth' });
+  });
+});
+
+describe('listModels', () => {
+  it('follows pagination and maps context window, output limit and dates', async () => {
+    const seen: Array<{ query: string; key: string | undefined; version: string | undefined }> = [];
+    const server: Server = createServer((request, response) => {
+      const url = new URL(request.url ?? '/', 'http://local');
+      seen.push({
+        query: url.search,
+        key: request.headers['x-api-key'] as string | undefined,
+        version: request.headers['anthropic-version'] as string | undefined,
+      });
+      const first = url.searchParams.get('after_id') === null;
+      const page = first
+        ? {
+            data: [
+              {
+                type: 'model',
+                id: 'claude-a',
+                display_name: 'Claude A',
+                created_at: '2026-01-01T00:00:00Z',
+                max_input_tokens: 200000,
+                max_tokens: 64000,
+              },
+            ],
+            has_more: true,
+            first_id: 'claude-a',
+            last_id: 'claude-a',
+          }
+        : {
+            data: [{ type: 'model', id: 'claude-b', display_name: null }],
+            has_more: false,
+            first_id: 'claude-b',
+            last_id: 'claude-b',
+          };
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(page));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const models = await createAnthropicMessagesProvider({ baseURL, apiKey: 'list-key' }).listModels();
+      expect(models).toEqual([
+        {
+          id: 'claude-a',
+          name: 'Claude A',
+          contextWindow: 200000,
+          maxOutputTokens: 64000,
+          createdAt: '2026-01-01T00:00:00Z',
+        },
+        { id: 'claude-b' },
+      ]);
+      expect(seen.map((entry) => [entry.key, entry.version])).toEqual([
+        ['list-key', '2023-06-01'],
+        ['list-key', '2023-06-01'],
+      ]);
+      expect(seen[1]?.query).toContain('after_id=claude-a');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('honours an aborted signal without sending anything', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const provider = createAnthropicMessagesProvider({ baseURL: 'http://127.0.0.1:9', apiKey: 'k' });
+    await expect(provider.listModels({ signal: controller.signal })).rejects.toMatchObject({ reason: 'aborted' });
   });
 });

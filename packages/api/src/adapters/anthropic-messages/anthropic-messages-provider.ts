@@ -2,9 +2,10 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { AdapterSettings } from '../../shared/adapter-settings.js';
 import { assembleMessage } from '../../shared/message-assembler.js';
 import { createProviderFetch } from '../../shared/provider-fetch.js';
-import { readServerSentEvents } from '../../shared/read-event-stream.js';
+import type { ByteStream } from '../../shared/read-event-stream.js';
 import { resolveApiKey } from '../../shared/resolve-api-key.js';
 import { withRetries } from '../../shared/retry-policy.js';
+import { createSseParser } from '../../shared/sse-parser.js';
 import { streamWithRetries } from '../../shared/stream-with-retries.js';
 import type { ToolInputLimits } from '../../shared/tool-input.js';
 import { createLlmError } from '../../spec/create-llm-error.js';
@@ -142,7 +143,12 @@ export function createAnthropicMessagesProvider(settings: AnthropicMessagesSetti
     ...(settings.toolInputLimits === undefined ? {} : { toolInputLimits: settings.toolInputLimits }),
   });
 
-  async function* openStream(request: LlmRequest, options: LlmCallOptions, signal: AbortSignal) {
+  /** Sends one streamed request; the events are decoded as the body arrives. */
+  async function openStream(
+    request: LlmRequest,
+    options: LlmCallOptions,
+    signal: AbortSignal,
+  ): Promise<AsyncIterable<StreamEvent>> {
     const { client, headers, secrets } = connect(options.headers);
     const context = errorContext(messagesUrl, signal, secrets);
     let response: Response;
@@ -159,15 +165,7 @@ export function createAnthropicMessagesProvider(settings: AnthropicMessagesSetti
         message: `Provider "${providerId}" answered the stream with an empty body.`,
       });
     }
-    const decoder = new AnthropicStreamDecoder(decoderOptions(context));
-    const out: StreamEvent[] = [];
-    for await (const event of readServerSentEvents(response.body)) {
-      decoder.handleData(event.data, out);
-      if (out.length === 0) continue;
-      const batch = out.splice(0, out.length);
-      for (const streamEvent of batch) yield streamEvent;
-      if (decoder.done) return;
-    }
+    return decodeEventStream(response.body, new AnthropicStreamDecoder(decoderOptions(context)));
   }
 
   return {
@@ -278,6 +276,29 @@ export function requestHeaders(
   return settings.authStyle === 'bearer'
     ? { ...headers, authorization: `Bearer ${apiKey}`, 'x-api-key': null }
     : { ...headers, 'x-api-key': apiKey, authorization: null };
+}
+
+/**
+ * Reads a `text/event-stream` body into stream events in one pass: each network chunk goes through
+ * the shared SSE parser straight into the decoder, and the events it produced are yielded. (This is
+ * `readServerSentEvents` without its per-event generator step, measurably cheaper on long streams.)
+ * Stopping the iteration cancels the body.
+ */
+async function* decodeEventStream(
+  body: ByteStream,
+  decoder: AnthropicStreamDecoder,
+): AsyncGenerator<StreamEvent, void, undefined> {
+  const out: StreamEvent[] = [];
+  const parser = createSseParser({ onEvent: (event) => decoder.handleData(event.data, out) });
+  for await (const chunk of body) {
+    parser.feed(chunk);
+    if (out.length === 0) continue;
+    const batch = out.splice(0, out.length);
+    for (const event of batch) yield event;
+    if (decoder.done) return;
+  }
+  parser.end();
+  yield* out;
 }
 
 function invalidBody(providerId: string, cause: unknown) {

@@ -4,8 +4,8 @@ import { assembleMessage } from '../../shared/message-assembler.js';
 import type { LlmErrorReason } from '../../spec/llm-error.js';
 import { isContextOverflowError, isStreamStallError } from '../../spec/llm-error-classes.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
-import { type BedrockConverseSettings, createBedrockConverseProvider } from './bedrock-converse-provider.js';
 import { collect, expectWellFormed, helloRequest, testCredentials } from './bedrock-converse.test.helpers.js';
+import { type BedrockConverseSettings, createBedrockConverseProvider } from './bedrock-converse-provider.js';
 
 // Every testkit fault against the Bedrock adapter: HTTP errors in Bedrock's shape, broken
 // connections, stalls, in-stream exception frames and broken tool calls.
@@ -68,18 +68,26 @@ describe('HTTP errors', () => {
     ['overloaded', 'overloaded', 3],
     ['server', 'server', 3],
     ['rate_limit', 'rate_limit', 3],
-  ] as Array<[MockErrorKind, LlmErrorReason, number]>)('%s ends as %s after %i request(s)', async (kind, reason, requests) => {
-    mock.setScript({ steps: [{ ...textTurn, fault: { kind: 'http_error', error: kind } }], repeatLast: true });
-    const events = await collect(provider());
-    expect(events).toHaveLength(1);
-    expect(lastError(events)?.reason).toBe(reason);
-    expect(lastError(events)?.providerId).toBe('bedrock');
-    expect(mock.requests).toHaveLength(requests);
-  });
+  ] as Array<[MockErrorKind, LlmErrorReason, number]>)(
+    '%s ends as %s after %i request(s)',
+    async (kind, reason, requests) => {
+      mock.setScript({ steps: [{ ...textTurn, fault: { kind: 'http_error', error: kind } }], repeatLast: true });
+      const events = await collect(provider());
+      expect(events).toHaveLength(1);
+      expect(lastError(events)?.reason).toBe(reason);
+      expect(lastError(events)?.providerId).toBe('bedrock');
+      expect(mock.requests).toHaveLength(requests);
+    },
+  );
 
   it('context overflow carries the token counts Bedrock states', async () => {
     mock.setScript({
-      steps: [{ ...textTurn, fault: { kind: 'http_error', error: 'context_overflow', requestedTokens: 210_000, limitTokens: 200_000 } }],
+      steps: [
+        {
+          ...textTurn,
+          fault: { kind: 'http_error', error: 'context_overflow', requestedTokens: 210_000, limitTokens: 200_000 },
+        },
+      ],
     });
     const error = lastError(await collect(provider()));
     expect(isContextOverflowError(error)).toBe(true);
@@ -109,14 +117,16 @@ describe('HTTP errors', () => {
   it('a retry-after beyond the cap fails at once', async () => {
     mock.setScript({ steps: [textTurn], repeatLast: true });
     mock.injectFault({ kind: 'http_error', error: 'rate_limit', retryAfterSeconds: 120 });
-    const events = await collect(provider({ retry: { maxRetryAfterMs: 60_000, sleep: async (ms) => void sleeps.push(ms) } }));
+    const events = await collect(
+      provider({ retry: { maxRetryAfterMs: 60_000, sleep: async (ms) => void sleeps.push(ms) } }),
+    );
     expect(lastError(events)?.reason).toBe('rate_limit');
     expect(lastError(events)?.retryAfterMs).toBe(120_000);
     expect(sleeps).toEqual([]);
     expect(mock.requests).toHaveLength(1);
   });
 
-  it('an overload is retried and the retry\'s events are not duplicated', async () => {
+  it("an overload is retried and the retry's events are not duplicated", async () => {
     mock.setScript({ steps: [textTurn], repeatLast: true });
     mock.injectFault({ kind: 'http_error', error: 'overloaded' }, { times: 2 });
     const events = await collect(provider());
@@ -231,7 +241,7 @@ describe('in-stream exception frames', () => {
     expect(mock.requests).toHaveLength(1);
   });
 
-  it('a validationException with Anthropic\'s overflow wording is a context overflow with counts', async () => {
+  it("a validationException with Anthropic's overflow wording is a context overflow with counts", async () => {
     mock.setScript({
       steps: [
         {
@@ -263,7 +273,10 @@ describe('broken tool calls', () => {
     }
     const created = await provider().createMessage(helloRequest);
     const calls = created.message.content.filter((block) => block.type === 'tool_use');
-    expect(calls.map((call) => call.type === 'tool_use' && call.inputError?.kind)).toEqual(['invalid-json', 'invalid-json']);
+    expect(calls.map((call) => call.type === 'tool_use' && call.inputError?.kind)).toEqual([
+      'invalid-json',
+      'invalid-json',
+    ]);
   });
 
   it('duplicate ids are made unique with _2', async () => {

@@ -131,7 +131,8 @@ const STREAM_EXCEPTION_STATUS: Record<string, number> = {
 /**
  * The error of an in-stream exception frame (`:message-type: exception`, `:exception-type:
  * throttlingException`, ...), classified by the same rules as HTTP errors: the member's documented
- * status (or a `modelStreamErrorException`'s `originalStatusCode`) and its message.
+ * status and its message; a `modelStreamErrorException` that carries the model's `originalStatusCode`
+ * is classified by that status instead (a 429 from the model is a rate limit, not a server error).
  */
 export function bedrockStreamError(
   exceptionType: string,
@@ -141,7 +142,8 @@ export function bedrockStreamError(
   const originalStatus = typeof payload.originalStatusCode === 'number' ? payload.originalStatusCode : undefined;
   const status = originalStatus ?? STREAM_EXCEPTION_STATUS[exceptionType] ?? 500;
   const type = exceptionType.charAt(0).toUpperCase() + exceptionType.slice(1);
-  const body = { ...payload, type };
+  // A model error that names the model's own status is classified by that status and wording.
+  const body = originalStatus === undefined ? { ...payload, type } : { ...payload };
   const classified = classifyHttpError({ status, body, providerId, rules: BEDROCK_ERROR_RULES });
   const overflow = isContextOverflowError(classified) ? classified : undefined;
   return createLlmError({

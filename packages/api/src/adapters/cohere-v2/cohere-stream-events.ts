@@ -4,7 +4,13 @@ import { createLlmError } from '../../spec/create-llm-error.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
 import { COHERE_PROTOCOL_ID } from './build-cohere-request.js';
 import { cohereStreamError } from './cohere-errors.js';
-import { type CohereStreamEvent, type CohereUsage, cohereStreamEventSchema } from './cohere-wire-types.js';
+import {
+  type CohereStreamEvent,
+  type CohereUsage,
+  cohereContentDeltaSchema,
+  cohereStreamEventSchema,
+  cohereToolCallDeltaSchema,
+} from './cohere-wire-types.js';
 import { mapCohereFinishReason } from './map-cohere-finish-reason.js';
 import { mapCohereUsage } from './map-cohere-usage.js';
 
@@ -79,19 +85,20 @@ export async function* mapCohereStream(
       case 'content-start': {
         yield* start();
         yield* closePlan(open);
-        const kind = delta?.message?.content?.type === 'thinking' ? 'thinking' : 'text';
+        const content = contentOf(event);
+        const kind = content?.type === 'thinking' ? 'thinking' : 'text';
         const blockId = `content-${event.index ?? 0}`;
         yield* close(open, blockId);
         open.set(blockId, contentBlock(kind, blockId));
         yield { type: kind === 'thinking' ? 'thinking-start' : 'text-start', blockId };
-        const first = kind === 'thinking' ? delta?.message?.content?.thinking : delta?.message?.content?.text;
+        const first = kind === 'thinking' ? content?.thinking : content?.text;
         if (first !== undefined && first !== '') yield deltaEvent(kind, blockId, first);
         break;
       }
       case 'content-delta': {
         yield* start();
         const blockId = `content-${event.index ?? 0}`;
-        const content = delta?.message?.content;
+        const content = contentOf(event);
         const kind = content?.thinking !== undefined ? 'thinking' : 'text';
         if (open.get(blockId)?.kind !== kind) {
           yield* closePlan(open);
@@ -126,7 +133,7 @@ export async function* mapCohereStream(
         const index = event.index ?? 0;
         const blockId = `tool-${index}`;
         yield* close(open, blockId);
-        const call = delta?.message?.tool_calls;
+        const call = toolCallOf(event);
         const block: OpenBlock = {
           kind: 'tool',
           blockId,
@@ -154,7 +161,7 @@ export async function* mapCohereStream(
           open.set(block.blockId, block);
           yield { type: 'tool-call-start', blockId: block.blockId, toolCallId: block.toolCallId, toolName: '' };
         }
-        yield* appendArguments(block, delta?.message?.tool_calls?.function?.arguments);
+        yield* appendArguments(block, toolCallOf(event)?.function?.arguments);
         break;
       }
       case 'tool-call-end':
@@ -181,6 +188,16 @@ export async function* mapCohereStream(
         break;
     }
   }
+}
+
+function contentOf(event: CohereStreamEvent) {
+  const parsed = cohereContentDeltaSchema.safeParse(event.delta?.message?.content);
+  return parsed.success ? parsed.data : undefined;
+}
+
+function toolCallOf(event: CohereStreamEvent) {
+  const parsed = cohereToolCallDeltaSchema.safeParse(event.delta?.message?.tool_calls);
+  return parsed.success ? parsed.data : undefined;
 }
 
 function contentBlock(kind: 'text' | 'thinking', blockId: string): OpenBlock {

@@ -21,10 +21,21 @@ const toolCallSchema = z.looseObject({
   function: z.looseObject({ name: z.string().optional(), arguments: z.string().optional() }).optional(),
 });
 
+/** The `content` of a `content-start` / `content-delta` event's message delta. */
+export const cohereContentDeltaSchema = z.looseObject({
+  type: z.string().optional(),
+  text: z.string().optional(),
+  thinking: z.string().optional(),
+});
+
+/** The `tool_calls` of a `tool-call-start` / `tool-call-delta` event's message delta. */
+export const cohereToolCallDeltaSchema = toolCallSchema;
+
 /**
  * One streamed event (`message-start`, `content-start`, `content-delta`, `content-end`,
  * `tool-plan-delta`, `tool-call-start`, `tool-call-delta`, `tool-call-end`, `citation-start`,
- * `citation-end`, `message-end`, `debug`), all in one lenient shape.
+ * `citation-end`, `message-end`, `debug`), all in one lenient shape. `content` and `tool_calls` are
+ * objects in deltas but arrays in `message-start`, so they are read with the schemas above.
  */
 export const cohereStreamEventSchema = z.looseObject({
   type: z.string(),
@@ -35,11 +46,9 @@ export const cohereStreamEventSchema = z.looseObject({
       message: z
         .looseObject({
           role: z.string().optional(),
-          content: z
-            .looseObject({ type: z.string().optional(), text: z.string().optional(), thinking: z.string().optional() })
-            .optional(),
+          content: z.unknown().optional(),
           tool_plan: z.string().optional(),
-          tool_calls: toolCallSchema.optional(),
+          tool_calls: z.unknown().optional(),
         })
         .optional(),
       finish_reason: z.string().optional(),

@@ -9,7 +9,13 @@ describe('convertToGeminiContents', () => {
     const messages: Message[] = [
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: [{ type: 'text', text: '' }] },
-      { role: 'user', content: [{ type: 'text', text: 'Hi' }, { type: 'text', text: '' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Hi' },
+          { type: 'text', text: '' },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'text', text: '' }] },
     ];
     expect(convertToGeminiContents(messages, [{ type: 'text', text: 'Role.' }, { type: 'cache-boundary' }])).toEqual({
@@ -26,7 +32,11 @@ describe('convertToGeminiContents', () => {
           { type: 'image', source: png },
           { type: 'image', source: { type: 'url', url: 'https://example.test/cat.JPG?size=2' } },
           { type: 'image', source: { type: 'url', url: 'data:image/webp;base64,UklGRg==' } },
-          { type: 'document', source: { type: 'base64', data: 'JVBERi0=', mediaType: 'application/pdf' }, title: 'Spec' },
+          {
+            type: 'document',
+            source: { type: 'base64', data: 'JVBERi0=', mediaType: 'application/pdf' },
+            title: 'Spec',
+          },
           { type: 'document', source: { type: 'url', url: 'https://example.test/spec' } },
           { type: 'image', source: { type: 'url', url: 'gs://bucket/object' } },
         ],
@@ -47,7 +57,11 @@ describe('convertToGeminiContents', () => {
       {
         role: 'assistant',
         content: [
-          { type: 'thinking', thinking: 'Plan.', providerMetadata: { gemini: { thoughtSignature: 's1' }, anthropic: { x: 1 } } },
+          {
+            type: 'thinking',
+            thinking: 'Plan.',
+            providerMetadata: { gemini: { thoughtSignature: 's1' }, anthropic: { x: 1 } },
+          },
           { type: 'thinking', thinking: '', signature: 'anthropic-only' },
           { type: 'redacted_thinking', data: 'opaque' },
           { type: 'text', text: 'Hello', providerMetadata: { gemini: { thoughtSignature: 's2' } } },
@@ -100,14 +114,27 @@ describe('convertToGeminiContents', () => {
       {
         role: 'assistant',
         content: [
-          { type: 'tool_use', id: 'call_a', name: 'read', input: {}, providerMetadata: { gemini: { functionCallId: 'g1' } } },
+          {
+            type: 'tool_use',
+            id: 'call_a',
+            name: 'read',
+            input: {},
+            providerMetadata: { gemini: { functionCallId: 'g1' } },
+          },
           { type: 'tool_use', id: 'call_b', name: 'grep', input: {} },
         ],
       },
       {
         role: 'user',
         content: [
-          { type: 'tool_result', toolUseId: 'call_a', content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] },
+          {
+            type: 'tool_result',
+            toolUseId: 'call_a',
+            content: [
+              { type: 'text', text: 'one' },
+              { type: 'text', text: 'two' },
+            ],
+          },
           { type: 'tool_result', toolUseId: 'call_b', content: 'no match', isError: true },
           { type: 'tool_result', toolUseId: 'unknown', content: 'orphan' },
         ],
@@ -124,7 +151,10 @@ describe('convertToGeminiContents', () => {
   });
 
   it('answers a reused generated id with the latest call of that id', () => {
-    const call = (name: string): Message => ({ role: 'assistant', content: [{ type: 'tool_use', id: 'call_0', name, input: {} }] });
+    const call = (name: string): Message => ({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'call_0', name, input: {} }],
+    });
     const result: Message = { role: 'user', content: [{ type: 'tool_result', toolUseId: 'call_0', content: 'ok' }] };
     const contents = convertToGeminiContents([call('first'), result, call('second'), result], undefined).contents;
     expect(contents[1]?.parts).toEqual([{ functionResponse: { name: 'first', response: { output: 'ok' } } }]);
@@ -136,7 +166,16 @@ describe('convertToGeminiContents', () => {
       { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'screenshot', input: {} }] },
       {
         role: 'user',
-        content: [{ type: 'tool_result', toolUseId: 't', content: [{ type: 'text', text: 'Done' }, { type: 'image', source: png }] }],
+        content: [
+          {
+            type: 'tool_result',
+            toolUseId: 't',
+            content: [
+              { type: 'text', text: 'Done' },
+              { type: 'image', source: png },
+            ],
+          },
+        ],
       },
     ];
     expect(convertToGeminiContents(messages, undefined, { modelGeneration: 3 }).contents[1]?.parts).toEqual([

@@ -47,6 +47,9 @@ export const SKIP_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
  * `functionResponse` parts named after the call they answer (found by id in the history) with the
  * call's own Gemini id when it had one. Empty text is dropped, and a turn left with no parts is left
  * out, since Gemini rejects both. Redacted thinking (another vendor's encrypted reasoning) is dropped.
+ * The system prompt's cache boundary has no Gemini marker: Gemini caches repeated prefixes on its own
+ * (implicit caching), and an explicit cache is a `cachedContents` resource named through
+ * `providerOptions.gemini.cachedContent`.
  *
  * @see https://ai.google.dev/api/caching#Content
  * @see https://ai.google.dev/gemini-api/docs/function-calling

@@ -5,7 +5,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LlmRequest } from '../../spec/request.js';
 import { createGeminiProvider, GEMINI_DEFAULT_BASE_URL, vertexBaseUrl } from './gemini-provider.js';
 
-const request: LlmRequest = { model: 'models/gemini-2.5-flash', messages: [{ role: 'user', content: 'Hi' }], metadata: { team: 'a' } };
+const request: LlmRequest = {
+  model: 'models/gemini-2.5-flash',
+  messages: [{ role: 'user', content: 'Hi' }],
+  metadata: { team: 'a' },
+};
 let mock: MockServer;
 
 beforeAll(async () => {
@@ -42,7 +46,7 @@ describe('createGeminiProvider', () => {
     expect(sent?.path).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
     expect(sent?.headers).toMatchObject({ 'x-goog-api-key': '***cdef', 'x-extra': '1', 'x-call': '2' });
     expect(sent?.headers.authorization).toBeUndefined();
-    expect((sent?.body as Record<string, unknown>).labels).toBeUndefined();
+    expect((sent?.body as Record<string, unknown> | undefined)?.labels).toBeUndefined();
   });
 
   it('sends no credentials with noApiKey', async () => {
@@ -60,14 +64,22 @@ describe('createGeminiProvider', () => {
     await provider.createMessage(request);
     await provider.createMessage(request);
     expect(calls).toBe(2);
-    expect(mock.requests[1]?.path).toBe('/v1/projects/p1/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent');
+    expect(mock.requests[1]?.path).toBe(
+      '/v1/projects/p1/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent',
+    );
     expect(mock.requests[1]?.headers.authorization).toBe('Bearer ***efgh');
-    expect((mock.requests[1]?.body as Record<string, unknown>).labels).toEqual({ team: 'a' });
+    expect((mock.requests[1]?.body as Record<string, unknown> | undefined)?.labels).toEqual({ team: 'a' });
   });
 
   it('in Vertex mode reads the token from GOOGLE_VERTEX_ACCESS_TOKEN, and says so when it is missing', async () => {
-    const settings = { baseURL: `${mock.url}/v1/projects/p/locations/global/publishers/google`, vertex: { project: 'p', location: 'global' } };
-    await createGeminiProvider({ ...settings, env: { GOOGLE_VERTEX_ACCESS_TOKEN: 'ya29.env-token-wxyz' } }).createMessage(request);
+    const settings = {
+      baseURL: `${mock.url}/v1/projects/p/locations/global/publishers/google`,
+      vertex: { project: 'p', location: 'global' },
+    };
+    await createGeminiProvider({
+      ...settings,
+      env: { GOOGLE_VERTEX_ACCESS_TOKEN: 'ya29.env-token-wxyz' },
+    }).createMessage(request);
     expect(mock.requests[0]?.headers.authorization).toBe('Bearer ***wxyz');
     await expect(createGeminiProvider({ ...settings, env: {} }).createMessage(request)).rejects.toThrow(
       /vertex\.accessToken.*GOOGLE_VERTEX_ACCESS_TOKEN/,
@@ -78,7 +90,10 @@ describe('createGeminiProvider', () => {
 describe('listModels', () => {
   it('follows nextPageToken on the Gemini API and keeps only generateContent models', async () => {
     const pages: Record<string, unknown> = {
-      '': { models: [{ name: 'models/gemini-a', displayName: 'A', inputTokenLimit: 10, outputTokenLimit: 5 }], nextPageToken: 'p2' },
+      '': {
+        models: [{ name: 'models/gemini-a', displayName: 'A', inputTokenLimit: 10, outputTokenLimit: 5 }],
+        nextPageToken: 'p2',
+      },
       p2: {
         models: [
           { name: 'models/embedding-1', supportedGenerationMethods: ['embedContent'] },
@@ -86,10 +101,18 @@ describe('listModels', () => {
         ],
       },
     };
-    const server = await jsonServer((incoming) => pages[new URL(incoming.url ?? '/', 'http://x').searchParams.get('pageToken') ?? '']);
+    const server = await jsonServer(
+      (incoming) => pages[new URL(incoming.url ?? '/', 'http://x').searchParams.get('pageToken') ?? ''],
+    );
     try {
-      const models = await createGeminiProvider({ baseURL: `${server.url}/v1beta`, apiKey: 'key-123456789' }).listModels();
-      expect(models).toEqual([{ id: 'gemini-a', name: 'A', contextWindow: 10, maxOutputTokens: 5 }, { id: 'gemini-b' }]);
+      const models = await createGeminiProvider({
+        baseURL: `${server.url}/v1beta`,
+        apiKey: 'key-123456789',
+      }).listModels();
+      expect(models).toEqual([
+        { id: 'gemini-a', name: 'A', contextWindow: 10, maxOutputTokens: 5 },
+        { id: 'gemini-b' },
+      ]);
       expect(server.urls).toEqual(['/v1beta/models?pageSize=1000', '/v1beta/models?pageSize=1000&pageToken=p2']);
     } finally {
       await server.close();
@@ -98,7 +121,10 @@ describe('listModels', () => {
 
   it('lists Vertex publisher models on v1beta1, billed to the project', async () => {
     const server = await jsonServer(() => ({
-      publisherModels: [{ name: 'publishers/google/models/gemini-2.5-pro' }, { name: 'publishers/google/models/gemini-3-pro-preview' }],
+      publisherModels: [
+        { name: 'publishers/google/models/gemini-2.5-pro' },
+        { name: 'publishers/google/models/gemini-3-pro-preview' },
+      ],
     }));
     try {
       const provider = createGeminiProvider({

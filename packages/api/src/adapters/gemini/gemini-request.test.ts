@@ -38,7 +38,14 @@ describe('toGeminiThinkingConfig', () => {
 describe('buildGeminiRequestBody', () => {
   it('fills generationConfig from the request', () => {
     const body = buildGeminiRequestBody(
-      { ...base, maxOutputTokens: 512, temperature: 0.2, topP: 0.9, stopSequences: ['END'], thinking: { type: 'enabled', budgetTokens: 1024 } },
+      {
+        ...base,
+        maxOutputTokens: 512,
+        temperature: 0.2,
+        topP: 0.9,
+        stopSequences: ['END'],
+        thinking: { type: 'enabled', budgetTokens: 1024 },
+      },
       { providerId: 'gemini', vertex: false },
     );
     expect(body).toEqual({
@@ -65,7 +72,10 @@ describe('buildGeminiRequestBody', () => {
         ...base,
         temperature: 0.5,
         providerOptions: {
-          gemini: { generationConfig: { topK: 40 }, safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }] },
+          gemini: {
+            generationConfig: { topK: 40 },
+            safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }],
+          },
           'my-gemini': { generationConfig: { temperature: 0.1 } },
           openai: { ignored: true },
         },

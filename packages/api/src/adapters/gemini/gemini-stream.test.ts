@@ -15,7 +15,9 @@ function run(chunks: GeminiResponse[], requireFinish = true): StreamEvent[] {
 
 const parts = (...list: GeminiResponse[]): GeminiResponse[] => list;
 const chunk = (partList: unknown[], finishReason?: string): GeminiResponse =>
-  ({ candidates: [{ content: { role: 'model', parts: partList }, ...(finishReason ? { finishReason } : {}) }] }) as GeminiResponse;
+  ({
+    candidates: [{ content: { role: 'model', parts: partList }, ...(finishReason ? { finishReason } : {}) }],
+  }) as GeminiResponse;
 
 describe('GeminiResponseMapper', () => {
   it('reads several function calls in one chunk, with and without arguments', async () => {
@@ -34,7 +36,13 @@ describe('GeminiResponseMapper', () => {
     expectWellFormed(events);
     const response = await assembleMessage(events);
     expect(response.message.content).toEqual([
-      { type: 'tool_use', id: 'call_tok_0', name: 'a', input: { x: 1 }, providerMetadata: { gemini: { thoughtSignature: 'sig' } } },
+      {
+        type: 'tool_use',
+        id: 'call_tok_0',
+        name: 'a',
+        input: { x: 1 },
+        providerMetadata: { gemini: { thoughtSignature: 'sig' } },
+      },
       { type: 'tool_use', id: 'call_tok_1', name: 'b', input: {} },
       { type: 'tool_use', id: 'call_tok_2', name: 'c', input: {} },
     ]);
@@ -75,7 +83,12 @@ describe('GeminiResponseMapper', () => {
 
   it('reports arguments that are not an object as inputError', async () => {
     const events = run(
-      parts(chunk([{ functionCall: { name: 'a', args: '{"path": "x' } }, { functionCall: { name: 'b', args: [1, 2] } }], 'STOP')),
+      parts(
+        chunk(
+          [{ functionCall: { name: 'a', args: '{"path": "x' } }, { functionCall: { name: 'b', args: [1, 2] } }],
+          'STOP',
+        ),
+      ),
     );
     const ends = events.filter((event) => event.type === 'tool-call-end');
     expect(ends).toMatchObject([
@@ -87,8 +100,27 @@ describe('GeminiResponseMapper', () => {
   it('assembles streamed arguments and closes an unfinished call at the end', async () => {
     const events = run(
       parts(
-        chunk([{ functionCall: { id: 'g1', name: 'search', willContinue: true, partialArgs: [{ jsonPath: '$.q', stringValue: 'po', willContinue: true }] } }]),
-        chunk([{ functionCall: { partialArgs: [{ jsonPath: '$.q', stringValue: 'rt' }, { jsonPath: '$.n', numberValue: 2 }], willContinue: true } }]),
+        chunk([
+          {
+            functionCall: {
+              id: 'g1',
+              name: 'search',
+              willContinue: true,
+              partialArgs: [{ jsonPath: '$.q', stringValue: 'po', willContinue: true }],
+            },
+          },
+        ]),
+        chunk([
+          {
+            functionCall: {
+              partialArgs: [
+                { jsonPath: '$.q', stringValue: 'rt' },
+                { jsonPath: '$.n', numberValue: 2 },
+              ],
+              willContinue: true,
+            },
+          },
+        ]),
         chunk([{ text: '' }], 'STOP'),
       ),
     );
@@ -97,17 +129,31 @@ describe('GeminiResponseMapper', () => {
       { type: 'tool-call-input-delta', blockId: '0', delta: '{"q":"port","n":2}' },
     ]);
     expect((await assembleMessage(events)).message.content).toEqual([
-      { type: 'tool_use', id: 'g1', name: 'search', input: { q: 'port', n: 2 }, providerMetadata: { gemini: { functionCallId: 'g1' } } },
+      {
+        type: 'tool_use',
+        id: 'g1',
+        name: 'search',
+        input: { q: 'port', n: 2 },
+        providerMetadata: { gemini: { functionCallId: 'g1' } },
+      },
     ]);
   });
 
   it('ignores a continuation with no call open', () => {
     const events = run(parts(chunk([{ functionCall: { partialArgs: [] } }, { text: 'ok' }], 'STOP')));
-    expect(events.map((event) => event.type)).toEqual(['message-start', 'text-start', 'text-delta', 'text-end', 'message-end']);
+    expect(events.map((event) => event.type)).toEqual([
+      'message-start',
+      'text-start',
+      'text-delta',
+      'text-end',
+      'message-end',
+    ]);
   });
 
   it('a blocked prompt (no candidates) ends as content-filter with its usage', async () => {
-    const events = run([{ promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, usageMetadata: { promptTokenCount: 7 } }]);
+    const events = run([
+      { promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, usageMetadata: { promptTokenCount: 7 } },
+    ]);
     expectWellFormed(events);
     const response = await assembleMessage(events);
     expect(response.message.content).toEqual([]);
@@ -117,7 +163,11 @@ describe('GeminiResponseMapper', () => {
 
   it('an error chunk becomes one classified error event and nothing follows', () => {
     const events = run(
-      parts(chunk([{ text: 'Hi' }]), { error: { code: 429, message: 'Resource exhausted.', status: 'RESOURCE_EXHAUSTED' } }, chunk([{ text: 'more' }], 'STOP')),
+      parts(
+        chunk([{ text: 'Hi' }]),
+        { error: { code: 429, message: 'Resource exhausted.', status: 'RESOURCE_EXHAUSTED' } },
+        chunk([{ text: 'more' }], 'STOP'),
+      ),
     );
     expect(events.map((event) => event.type)).toEqual(['message-start', 'text-start', 'text-delta', 'error']);
     const last = events.at(-1);

@@ -37,8 +37,10 @@ type OpenBlock =
  *
  * - Consecutive text parts (and consecutive `thought: true` parts) form one block; a part that
  *   carries a `thoughtSignature` ends its block, so the signature stays on the part it came with. A
- *   signature on an empty text part (how streams deliver the last part's signature) goes to the open
- *   text or thinking block; with no block open it is dropped. Other empty text is ignored.
+ *   signature on an empty part (how streams deliver the last part's signature) goes to the open
+ *   block of the same kind; an empty thought part with a signature and nothing open becomes an
+ *   empty thinking block holding it; an empty text part's signature with no text block open is
+ *   dropped (it is optional outside function calls). Other empty text is ignored.
  * - Signatures and Gemini's own function-call ids are stored under `providerMetadata.gemini`.
  * - A function call is one tool call, arguments and all. Calls whose arguments are streamed
  *   (`willContinue` with `partialArgs`, Vertex AI's Gemini 3 streaming) are assembled and emitted

@@ -14,7 +14,11 @@ describe('prepareGeminiTools', () => {
       tools: [
         {
           functionDeclarations: [
-            { name: 'read', description: 'Read a file', parameters: { type: 'OBJECT', properties: { path: { type: 'STRING' } } } },
+            {
+              name: 'read',
+              description: 'Read a file',
+              parameters: { type: 'OBJECT', properties: { path: { type: 'STRING' } } },
+            },
             { name: 'now', description: 'The time' },
           ],
         },
@@ -35,7 +39,10 @@ describe('prepareGeminiTools', () => {
     ['auto', { mode: 'AUTO' }],
     ['none', { mode: 'NONE' }],
     ['required', { mode: 'ANY' }],
-    [{ type: 'tool', name: 'read' }, { mode: 'ANY', allowedFunctionNames: ['read'] }],
+    [
+      { type: 'tool', name: 'read' },
+      { mode: 'ANY', allowedFunctionNames: ['read'] },
+    ],
   ] as const)('tool choice %j is functionCallingConfig %j', (choice, config) => {
     expect(prepareGeminiTools([read], choice).toolConfig).toEqual({ functionCallingConfig: config });
   });

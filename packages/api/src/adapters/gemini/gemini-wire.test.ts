@@ -12,7 +12,9 @@ describe('geminiResponseSchema', () => {
   });
 
   it('keeps function-call arguments of any type, so a broken one can be reported', () => {
-    const parsed = geminiResponseSchema.parse({ candidates: [{ content: { parts: [{ functionCall: { name: 'f', args: '{"a"' } }] } }] });
+    const parsed = geminiResponseSchema.parse({
+      candidates: [{ content: { parts: [{ functionCall: { name: 'f', args: '{"a"' } }] } }],
+    });
     expect(parsed.candidates?.[0]?.content?.parts?.[0]?.functionCall?.args).toBe('{"a"');
   });
 

@@ -38,7 +38,7 @@ function provider(settings: GeminiSettings = {}) {
     baseURL: `${mock.url}/v1beta`,
     apiKey: 'gemini-test-key-0123456789',
     retry: { maxRetries: 2, sleep: async (ms: number) => void sleeps.push(ms) },
-    stall: { firstByteTimeoutMs: 150, idleTimeoutMs: 150 },
+    stall: { firstByteTimeoutMs: 5_000, idleTimeoutMs: 5_000 },
     ...settings,
   });
 }
@@ -48,6 +48,8 @@ async function stream(settings: GeminiSettings = {}): Promise<StreamEvent[]> {
   expectWellFormed(events);
   return events;
 }
+
+const shortStall = { stall: { firstByteTimeoutMs: 300, idleTimeoutMs: 300 } };
 
 function failure(events: StreamEvent[]): LlmError {
   const last = events.at(-1);
@@ -171,12 +173,12 @@ describe('broken streams', () => {
 
   it('a stall before the first byte is retried; after content it is a terminal stream_stall', async () => {
     mock.injectFault({ kind: 'stall' });
-    expect((await stream()).at(-1)?.type).toBe('message-end');
+    expect((await stream(shortStall)).at(-1)?.type).toBe('message-end');
     expect(mock.requests).toHaveLength(2);
 
     mock.clearRequests();
     mock.injectFault({ kind: 'stall', afterEvents: 2 });
-    const events = await stream();
+    const events = await stream(shortStall);
     expect(events.some((event) => event.type === 'text-delta')).toBe(true);
     expect(failure(events)).toMatchObject({ reason: 'stream_stall', stallKind: 'idle' });
     expect(mock.requests).toHaveLength(1);
@@ -185,7 +187,7 @@ describe('broken streams', () => {
   it('a stream of keep-alive comments only is a stall', async () => {
     mock.setScript({ steps: [{ ...textTurn, fault: { kind: 'stall', pingIntervalMs: 20 } }], repeatLast: true });
     const started = Date.now();
-    const error = failure(await stream({ retry: { maxRetries: 0 } }));
+    const error = failure(await stream({ ...shortStall, retry: { maxRetries: 0 } }));
     expect(error).toMatchObject({ reason: 'stream_stall', stallKind: 'first-byte' });
     expect(Date.now() - started).toBeLessThan(2_000);
   });

@@ -12,10 +12,12 @@ import type { FinishReason } from '../../spec/usage.js';
 export function mapOllamaDoneReason(raw: string | undefined, hasToolCalls: boolean): FinishReason {
   switch (raw) {
     case 'stop':
+    // Older Ollama versions end with `done: true` and no reason: a plain stop.
+    case undefined:
       return { unified: hasToolCalls ? 'tool-calls' : 'stop', raw };
     case 'length':
       return { unified: 'length', raw };
     default:
-      return { unified: hasToolCalls && raw === undefined ? 'tool-calls' : 'other', raw };
+      return { unified: 'other', raw };
   }
 }

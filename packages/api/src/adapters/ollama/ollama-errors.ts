@@ -35,11 +35,13 @@ export const OLLAMA_ERROR_RULES: readonly HttpErrorRule[] = [
 const MODEL_NOT_FOUND = /model ['"]?([^'"]*?)['"]? not found/i;
 
 /**
- * Adds what to do to Ollama's errors: a missing model says to run `ollama pull <model>`.
+ * Adds what to do to Ollama's errors: a missing model (`model 'x' not found`) says to run
+ * `ollama pull <model>`; other errors pass unchanged.
  */
 export function refineOllamaError(error: LlmError, model: string): LlmError {
-  if (error.reason !== 'not_found') return error;
-  const named = MODEL_NOT_FOUND.exec(error.message)?.[1];
+  const match = error.reason === 'not_found' ? MODEL_NOT_FOUND.exec(error.message) : null;
+  if (match === null) return error;
+  const named = match[1];
   const missing = named === undefined || named === '' ? model : named;
   return createLlmError({
     reason: 'not_found',

@@ -8,6 +8,9 @@ import type { Usage } from '../../spec/usage.js';
  *
  * @see https://docs.ollama.com/api/usage
  */
-export function mapOllamaUsage(counts: { prompt_eval_count?: number | undefined; eval_count?: number | undefined }): Usage {
+export function mapOllamaUsage(counts: {
+  prompt_eval_count?: number | undefined;
+  eval_count?: number | undefined;
+}): Usage {
   return createUsage({ inputTotal: counts.prompt_eval_count ?? 0, outputTotal: counts.eval_count ?? 0 });
 }

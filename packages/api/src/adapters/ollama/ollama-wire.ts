@@ -90,5 +90,7 @@ export type OllamaChatResponse = z.infer<typeof ollamaChatResponseSchema>;
 
 /** `GET /api/tags`. @see https://docs.ollama.com/api/tags */
 export const ollamaTagsSchema = z.looseObject({
-  models: z.array(z.looseObject({ name: z.string(), model: z.string().optional(), modified_at: z.string().optional() })).optional(),
+  models: z
+    .array(z.looseObject({ name: z.string(), model: z.string().optional(), modified_at: z.string().optional() }))
+    .optional(),
 });

@@ -50,6 +50,11 @@ export function createOpenAIChatProvider(settings: OpenAIChatSettings = {}): Llm
   const providerId = settings.providerId ?? OPENAI_CHAT_METADATA_KEY;
   const compat = resolveCompat(settings.compat);
   const baseURL = (settings.baseURL ?? OPENAI_CHAT_DEFAULT_BASE_URL).replace(/\/+$/, '');
+  if (!URL.canParse(baseURL)) {
+    throw new Error(
+      `createOpenAIChatProvider: baseURL "${baseURL}" is not an absolute URL; pass one such as "https://api.openai.com/v1".`,
+    );
+  }
   const authStyle = settings.noApiKey === true ? 'none' : (settings.authStyle ?? 'bearer');
   const fetch = createProviderFetch({
     providerId,
@@ -114,9 +119,11 @@ export function createOpenAIChatProvider(settings: OpenAIChatSettings = {}): Llm
 
     streamMessage(request: LlmRequest, options: LlmCallOptions = {}): AsyncIterable<StreamEvent> {
       const url = urlOf('/chat/completions');
-      const body = JSON.stringify(buildRequestBody(request, { compat, providerId, stream: true }));
+      let body: string | undefined;
       return streamWithRetries(
         async function* openAttempt(_attempt, signal) {
+          // Built lazily (once), so even a bad request ends as an error event, never a throw.
+          body ??= JSON.stringify(buildRequestBody(request, { compat, providerId, stream: true }));
           const response = await send({ url, body, signal }, options.headers, 'text/event-stream');
           if (response.body === null) return;
           const mapper = newMapper(url);
@@ -146,9 +153,10 @@ export function createOpenAIChatProvider(settings: OpenAIChatSettings = {}): Llm
 
     createMessage(request: LlmRequest, options: LlmCallOptions = {}): Promise<AssistantResponse> {
       const url = urlOf('/chat/completions');
-      const body = JSON.stringify(buildRequestBody(request, { compat, providerId, stream: false }));
+      let body: string | undefined;
       return withRetries(
         async (_attempt, signal) => {
+          body ??= JSON.stringify(buildRequestBody(request, { compat, providerId, stream: false }));
           const response = await send({ url, body, signal }, options.headers, 'application/json');
           return completionToResponse(await response.text(), newMapper(url), providerId, url);
         },

@@ -4,11 +4,11 @@ import { type MockErrorKind, type MockFault, type MockServer, type MockTurn, sta
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isLlmError, type LlmError } from '../../spec/llm-error.js';
 import { isContextOverflowError, isQuotaExceededError } from '../../spec/llm-error-classes.js';
-import type { StreamEvent } from '../../spec/stream-event.js';
 import type { ToolUseBlock } from '../../spec/message.js';
+import type { StreamEvent } from '../../spec/stream-event.js';
+import { assemble, collectEvents, expectWellFormed } from './openai-chat.test-support.js';
 import { createOpenAIChatProvider } from './openai-chat-provider.js';
 import type { OpenAIChatSettings } from './openai-chat-settings.js';
-import { assemble, collectEvents, expectWellFormed } from './openai-chat.test-support.js';
 
 let mock: MockServer;
 const sleeps: number[] = [];
@@ -28,7 +28,11 @@ beforeEach(() => {
 
 const request = { model: 'gpt-test', messages: [{ role: 'user' as const, content: 'Hi' }] };
 
-const textTurn: MockTurn = { text: 'Hello from the mock, in several pieces.', chunking: { textDelta: 4 }, usage: { input: 10, output: 9 } };
+const textTurn: MockTurn = {
+  text: 'Hello from the mock, in several pieces.',
+  chunking: { textDelta: 4 },
+  usage: { input: 10, output: 9 },
+};
 
 function provider(settings: OpenAIChatSettings = {}) {
   return createOpenAIChatProvider({
@@ -81,7 +85,9 @@ describe('HTTP errors', () => {
     ['server', 'server', 500],
   ] as const)('%s is reported as %s (HTTP %i)', async (kind: MockErrorKind, reason, status) => {
     try {
-      const error = terminalError(await run(textTurn, { retry: { maxRetries: 0 } }, [[{ kind: 'http_error', error: kind }, 10]]));
+      const error = terminalError(
+        await run(textTurn, { retry: { maxRetries: 0 } }, [[{ kind: 'http_error', error: kind }, 10]]),
+      );
       expect(error.reason).toBe(reason);
       expect(error.status).toBe(status);
       expect(error.providerId).toBe('openai-chat');
@@ -92,7 +98,11 @@ describe('HTTP errors', () => {
   });
 
   it('a context overflow carries the token counts', async () => {
-    const error = terminalError(await run(textTurn, undefined, [[{ kind: 'http_error', error: 'context_overflow', requestedTokens: 140_000, limitTokens: 128_000 }, 1]]));
+    const error = terminalError(
+      await run(textTurn, undefined, [
+        [{ kind: 'http_error', error: 'context_overflow', requestedTokens: 140_000, limitTokens: 128_000 }, 1],
+      ]),
+    );
     expect(isContextOverflowError(error)).toBe(true);
     expect(error).toMatchObject({ requestedTokens: 140_000, limitTokens: 128_000, isRetryable: false });
     expect(mock.requests).toHaveLength(1);
@@ -118,7 +128,9 @@ describe('HTTP errors', () => {
   });
 
   it('a rate limit is retried after the retry-after the server asked for', async () => {
-    const events = await run(textTurn, undefined, [[{ kind: 'http_error', error: 'rate_limit', retryAfterSeconds: 2 }, 1]]);
+    const events = await run(textTurn, undefined, [
+      [{ kind: 'http_error', error: 'rate_limit', retryAfterSeconds: 2 }, 1],
+    ]);
     expect(events.at(-1)?.type).toBe('message-end');
     expect(sleeps).toEqual([2000]);
     expect(mock.requests).toHaveLength(2);
@@ -126,12 +138,16 @@ describe('HTTP errors', () => {
   });
 
   it('retry-after-ms wins over retry-after', async () => {
-    await run(textTurn, undefined, [[{ kind: 'http_error', error: 'rate_limit', retryAfterSeconds: 9, retryAfterMs: 1500 }, 1]]);
+    await run(textTurn, undefined, [
+      [{ kind: 'http_error', error: 'rate_limit', retryAfterSeconds: 9, retryAfterMs: 1500 }, 1],
+    ]);
     expect(sleeps).toEqual([1500]);
   });
 
   it('a retry-after beyond the cap fails at once', async () => {
-    const error = terminalError(await run(textTurn, undefined, [[{ kind: 'http_error', error: 'rate_limit', retryAfterSeconds: 120 }, 1]]));
+    const error = terminalError(
+      await run(textTurn, undefined, [[{ kind: 'http_error', error: 'rate_limit', retryAfterSeconds: 120 }, 1]]),
+    );
     expect(error.reason).toBe('rate_limit');
     expect(error.retryAfterMs).toBe(120_000);
     expect(sleeps).toEqual([]);
@@ -148,7 +164,7 @@ describe('HTTP errors', () => {
     expect(textOf(events)).toBe('Hello from the mock, in several pieces.');
   });
 
-  it("an Azure content-filter rejection is content_filter", async () => {
+  it('an Azure content-filter rejection is content_filter', async () => {
     const filtered: MockFault = {
       kind: 'http_error',
       error: 'invalid_request',
@@ -167,7 +183,9 @@ describe('HTTP errors', () => {
     expect(response.message.content).toEqual([{ type: 'text', text: 'Hello from the mock, in several pieces.' }]);
     expect(mock.requests).toHaveLength(2);
     mock.injectFault({ kind: 'http_error', error: 'quota' }, { times: 3 });
-    const failure = await provider().createMessage(request).catch((error: unknown) => error);
+    const failure = await provider()
+      .createMessage(request)
+      .catch((error: unknown) => error);
     expect(isLlmError(failure) && failure.reason).toBe('quota');
     expect(mock.requests).toHaveLength(3);
   });
@@ -192,7 +210,8 @@ describe('error bodies the openai SDK would lose', () => {
       response.end(
         JSON.stringify({
           object: 'error',
-          message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion).",
+          message:
+            "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion).",
           type: 'BadRequestError',
           param: null,
           code: 400,
@@ -236,7 +255,9 @@ describe('broken streams', () => {
   it('a truncated non-streamed body rejects createMessage', async () => {
     mock.setScript({ steps: [textTurn], repeatLast: true });
     mock.injectFault({ kind: 'truncate' }, { times: 5 });
-    const failure = await provider({ retry: { maxRetries: 0 } }).createMessage(request).catch((error: unknown) => error);
+    const failure = await provider({ retry: { maxRetries: 0 } })
+      .createMessage(request)
+      .catch((error: unknown) => error);
     expect(isLlmError(failure) && failure.reason).toBe('network');
     mock.setScript({ steps: [] });
   });
@@ -266,7 +287,9 @@ describe('broken streams', () => {
   });
 
   it('an in-stream error before content is retried', async () => {
-    const events = await run(textTurn, undefined, [[{ kind: 'mid_stream_error', afterEvents: 0, error: 'overloaded' }, 1]]);
+    const events = await run(textTurn, undefined, [
+      [{ kind: 'mid_stream_error', afterEvents: 0, error: 'overloaded' }, 1],
+    ]);
     expect(events.at(-1)?.type).toBe('message-end');
     expect(mock.requests).toHaveLength(2);
     expect(textOf(events)).toBe('Hello from the mock, in several pieces.');
@@ -308,7 +331,9 @@ describe('broken streams', () => {
     mock.setScript({ steps: [{ ...textTurn, fault: { kind: 'stall' } }] });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 30);
-    const failure = await provider().createMessage(request, { signal: controller.signal }).catch((error: unknown) => error);
+    const failure = await provider()
+      .createMessage(request, { signal: controller.signal })
+      .catch((error: unknown) => error);
     expect(isLlmError(failure) && failure.reason).toBe('aborted');
   });
 });

@@ -62,3 +62,14 @@ export function eventOutline(events: readonly StreamEvent[]): string[] {
   }
   return outline;
 }
+
+/** The text (or thinking) of a response, all blocks of that kind joined. */
+export function textOf(response: AssistantResponse, type: 'text' | 'thinking'): string {
+  return response.message.content
+    .map((block) => {
+      if (block.type === 'text' && type === 'text') return block.text;
+      if (block.type === 'thinking' && type === 'thinking') return block.thinking;
+      return '';
+    })
+    .join('');
+}

@@ -1,8 +1,8 @@
 import { type MockServer, startMockServer } from '@boxagnts/testkit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isMissingApiKeyError } from '../../spec/llm-error-classes.js';
-import { createOpenAIResponsesProvider, type OpenAIResponsesSettings } from './openai-responses-provider.js';
 import { collectEvents } from './openai-responses.test-helpers.js';
+import { createOpenAIResponsesProvider, type OpenAIResponsesSettings } from './openai-responses-provider.js';
 
 let mock: MockServer;
 const request = { model: 'gpt-test', messages: [{ role: 'user' as const, content: 'hi' }] };
@@ -26,7 +26,10 @@ function provider(settings: OpenAIResponsesSettings) {
 
 async function headersOf(settings: OpenAIResponsesSettings, callHeaders?: Record<string, string>) {
   const events = [];
-  for await (const event of provider(settings).streamMessage(request, callHeaders === undefined ? {} : { headers: callHeaders })) {
+  for await (const event of provider(settings).streamMessage(
+    request,
+    callHeaders === undefined ? {} : { headers: callHeaders },
+  )) {
     events.push(event);
   }
   expect(events.at(-1)?.type).toBe('message-end');
@@ -50,7 +53,11 @@ describe('createOpenAIResponsesProvider', () => {
   });
 
   it('sends the key in api-key for Azure, with the api-version query', async () => {
-    const headers = await headersOf({ apiKey: 'azure-key-abcd2222', authStyle: 'api-key', query: { 'api-version': 'preview' } });
+    const headers = await headersOf({
+      apiKey: 'azure-key-abcd2222',
+      authStyle: 'api-key',
+      query: { 'api-version': 'preview' },
+    });
     expect(headers['api-key']).toBe('***2222');
     expect(headers).not.toHaveProperty('authorization');
     expect(mock.requests.at(-1)?.query).toEqual({ 'api-version': 'preview' });

@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import type { AdapterSettings } from '../../shared/adapter-settings.js';
 import { assembleMessage } from '../../shared/message-assembler.js';
 import { createProviderFetch } from '../../shared/provider-fetch.js';
-import { type ByteStream, readServerSentEvents } from '../../shared/read-event-stream.js';
+import { readServerSentEvents } from '../../shared/read-event-stream.js';
 import { resolveApiKey } from '../../shared/resolve-api-key.js';
 import { withRetries } from '../../shared/retry-policy.js';
 import { streamWithRetries } from '../../shared/stream-with-retries.js';
@@ -119,7 +119,17 @@ export function createOpenAIResponsesProvider(settings: OpenAIResponsesSettings 
           if (response.body === null) {
             throw new NetworkError({ providerId, message: `Provider "${providerId}" answered with an empty body.` });
           }
-          yield* mapEvents(response.body, new OpenAIResponsesStreamMapper({ providerId, declaredToolNames }));
+          // One pass, no generator in between: each SSE event is mapped and its stream events yielded.
+          const mapper = new OpenAIResponsesStreamMapper({ providerId, declaredToolNames });
+          const out: StreamEvent[] = [];
+          for await (const event of readServerSentEvents(response.body)) {
+            const done = mapper.handle(event, out);
+            for (const produced of out) yield produced;
+            out.length = 0;
+            if (done) return;
+          }
+          mapper.finish(out);
+          yield* out;
         },
         {
           ...retry,
@@ -146,19 +156,6 @@ export function createOpenAIResponsesProvider(settings: OpenAIResponsesSettings 
     },
   };
   return provider;
-}
-
-/** Reads the SSE body in one pass, handing each event to the mapper and yielding what it produced. */
-async function* mapEvents(body: ByteStream, mapper: OpenAIResponsesStreamMapper): AsyncGenerator<StreamEvent> {
-  const out: StreamEvent[] = [];
-  for await (const event of readServerSentEvents(body)) {
-    const done = mapper.handle(event, out);
-    for (const produced of out) yield produced;
-    out.length = 0;
-    if (done) return;
-  }
-  mapper.finish(out);
-  yield* out;
 }
 
 function authHeaders(settings: OpenAIResponsesSettings, key: string): Record<string, string | null> {

@@ -31,7 +31,8 @@ function provider(settings: OpenAIResponsesSettings = {}) {
         sleeps.push(ms);
       },
     },
-    stall: { firstByteTimeoutMs: 300, idleTimeoutMs: 300 },
+    // Generous by default so a loaded machine never stalls by accident; stall tests pass short ones.
+    stall: { firstByteTimeoutMs: 5_000, idleTimeoutMs: 5_000 },
     ...settings,
   });
 }

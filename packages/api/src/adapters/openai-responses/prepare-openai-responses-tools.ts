@@ -20,10 +20,12 @@ export interface PreparedOpenAIResponsesTools {
 
 /**
  * Turns tool definitions and the tool choice into the Responses `tools` and `tool_choice` fields.
- * `strict` is sent as `false` because the Responses API otherwise enforces strict mode, which
- * rejects any schema that is not closed (`additionalProperties: false`, every property required).
- * Without tools the tool choice is dropped (the API rejects one with nothing to choose from).
+ * `strict` is sent as `false`: when it is omitted the Responses API (unlike Chat Completions)
+ * normalizes any compatible schema into strict mode, which makes every optional property required,
+ * so the model fills in values that were meant to be left out. Without tools the tool choice is
+ * dropped (the API rejects one with nothing to choose from).
  *
+ * @see https://platform.openai.com/docs/guides/function-calling#strict-mode
  * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-tools
  * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-tool_choice
  */
