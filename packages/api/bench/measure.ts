@@ -1,3 +1,4 @@
+import { subscribe } from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import type { Candidate, ConsumedStream, Runner, StreamTarget } from './candidate.js';
 
@@ -29,6 +30,13 @@ export interface CandidateMeasurement {
    */
   ratio: number;
   streamsPerTurn: number;
+  /**
+   * New TCP connections per 100 measured streams (undici's `undici:client:connected` channel, which
+   * Node's built-in fetch publishes too). About 0 when the pool reuses its connection; a client that
+   * stops reading at the terminal event before the body has ended gets its socket destroyed, and
+   * pays for a new connection (over TLS, a handshake) on the next call.
+   */
+  connectionsPer100Streams: number;
   /** Median wall time of one whole stream, in milliseconds (bounded by the server in `event` mode). */
   wallMsPerStream: number;
 }
@@ -55,7 +63,13 @@ interface Contender {
   samples: number[];
   streamsPerTurn: number;
   wallMs: number[];
+  connections: number;
 }
+
+let connectionsOpened = 0;
+subscribe('undici:client:connected', () => {
+  connectionsOpened += 1;
+});
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -113,7 +127,7 @@ export async function measureCase(
       for (let index = 0; index < settings.warmupStreams; index += 1) await runner.run(target);
       const wallPerStream = (performance.now() - started) / Math.max(1, settings.warmupStreams);
       const streamsPerTurn = Math.max(settings.minStreamsPerTurn, Math.ceil(settings.turnMs / wallPerStream));
-      contenders.push({ candidate, runner, samples: [], streamsPerTurn, wallMs: [] });
+      contenders.push({ candidate, runner, samples: [], streamsPerTurn, wallMs: [], connections: 0 });
     } catch (error) {
       failed.push({ id: candidate.id, kind: candidate.kind, error: describe(error) });
     }
@@ -126,6 +140,7 @@ export async function measureCase(
       const contender = contenders[(round + turn) % contenders.length];
       if (contender === undefined) continue;
       const isLowerBound = contender.candidate.kind === 'lower-bound';
+      const connectionsBefore = connectionsOpened;
       const wallStart = performance.now();
       const cpuStart = process.cpuUsage();
       for (let index = 0; index < contender.streamsPerTurn; index += 1) {
@@ -133,6 +148,7 @@ export async function measureCase(
         if (isLowerBound) reads += consumed.reads ?? 0;
       }
       const cpu = process.cpuUsage(cpuStart);
+      contender.connections += connectionsOpened - connectionsBefore;
       contender.wallMs.push((performance.now() - wallStart) / contender.streamsPerTurn);
       contender.samples.push((cpu.user + cpu.system) / (contender.streamsPerTurn * events));
       if (isLowerBound) lowerBoundStreams += contender.streamsPerTurn;
@@ -151,6 +167,7 @@ export async function measureCase(
       samples: contender.samples,
       ratio: median(ratios),
       streamsPerTurn: contender.streamsPerTurn,
+      connectionsPer100Streams: (contender.connections * 100) / (contender.streamsPerTurn * contender.samples.length),
       wallMsPerStream: median(contender.wallMs),
     };
   });

@@ -32,7 +32,7 @@ export type FrameMapper = (url: string, line: number, column: number) => { url: 
 
 /**
  * Self time by function and by file, and inclusive time (synchronous stacks only: time after an
- * `await` starts a new stack) by function, as percentages of the profiled time.
+ * `await` starts a new stack) by function, as percentages of the busy (not idle) sampled time.
  */
 export function summarizeProfile(profile: CpuProfile, top: number, mapFrame?: FrameMapper): string {
   const located = new Map<number, { url: string; line: number }>();
@@ -56,10 +56,15 @@ export function summarizeProfile(profile: CpuProfile, top: number, mapFrame?: Fr
   const files = new Map<string, number>();
   const inclusive = new Map<string, number>();
   let total = 0;
+  let idle = 0;
   profile.samples.forEach((id, index) => {
     const micros = profile.timeDeltas[index] ?? 0;
     const node = byId.get(id);
     if (node === undefined) return;
+    if (node.callFrame.functionName === '(idle)') {
+      idle += micros;
+      return;
+    }
     total += micros;
     const frame = node.callFrame;
     const name = label(node);
@@ -78,6 +83,8 @@ export function summarizeProfile(profile: CpuProfile, top: number, mapFrame?: Fr
   });
   if (total === 0) return 'no samples';
   return [
+    `Busy ${((total / (total + idle)) * 100).toFixed(0)}% of the sampled time; percentages below are of the busy time. ` +
+      'Samples are wall-clock: a syscall (e.g. `writev`) includes time the thread was descheduled in it.',
     table('Self time by function:', [...self.entries()], total, top),
     table('Self time by file:', [...files.entries()], total, top),
     table('Inclusive time by function (synchronous stacks):', [...inclusive.entries()], total, top),

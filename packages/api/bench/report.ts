@@ -15,6 +15,7 @@ export interface ResultRow {
   spread: number;
   samples: number[];
   streamsPerTurn: number;
+  connectionsPer100Streams: number;
   wallMsPerStream: number;
 }
 
@@ -53,8 +54,19 @@ function pad(text: string, width: number, align: 'left' | 'right'): string {
 
 /** The results as a plain-text table, one row per candidate, grouped by (stream, mode). */
 export function formatTable(cases: readonly CaseResult[]): string {
-  const header = ['stream', 'mode', 'events', 'reads', 'candidate', 'µs/event', '±', '× lower', 'goal'];
-  const align: Array<'left' | 'right'> = ['left', 'left', 'right', 'right', 'left', 'right', 'right', 'right', 'left'];
+  const header = ['stream', 'mode', 'events', 'reads', 'candidate', 'µs/event', '±', '× lower', 'conns', 'goal'];
+  const align: Array<'left' | 'right'> = [
+    'left',
+    'left',
+    'right',
+    'right',
+    'left',
+    'right',
+    'right',
+    'right',
+    'right',
+    'left',
+  ];
   const rows: string[][] = [];
   for (const entry of cases) {
     entry.results.forEach((result, index) => {
@@ -69,12 +81,13 @@ export function formatTable(cases: readonly CaseResult[]): string {
         result.usPerEvent.toFixed(2),
         `${((result.spread * 100) / 2).toFixed(0)}%`,
         result.ratio.toFixed(2),
+        result.connectionsPer100Streams.toFixed(0),
         goal,
       ]);
     });
     for (const failure of entry.failed) {
       const error = failure.error.length > 100 ? `${failure.error.slice(0, 99)}…` : failure.error;
-      rows.push(['', '', '', '', failure.id, 'failed', '', '', error]);
+      rows.push(['', '', '', '', failure.id, 'failed', '', '', '', error]);
     }
   }
   const widths = header.map((title, column) =>

@@ -30,55 +30,99 @@ export interface WithStallTimeoutsOptions extends StallOptions {
  * @example
  * const events = withStallTimeouts(readEvents(response.body), { controller, idleTimeoutMs: 20_000 });
  */
-export function withStallTimeouts<T>(source: AsyncIterable<T>, options: WithStallTimeoutsOptions): AsyncIterable<T> {
+export function withStallTimeouts<T>(
+  source: AsyncIterable<T> | PromiseLike<AsyncIterable<T>>,
+  options: WithStallTimeoutsOptions,
+): AsyncIterable<T> {
   const firstByteTimeoutMs = options.firstByteTimeoutMs ?? DEFAULT_STALL_OPTIONS.firstByteTimeoutMs;
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_STALL_OPTIONS.idleTimeoutMs;
   const { controller } = options;
   const providerId = options.providerId === undefined ? {} : { providerId: options.providerId };
+  const enabled = (ms: number) => ms > 0 && Number.isFinite(ms);
 
   return {
     [Symbol.asyncIterator](): AsyncIterator<T> {
-      const iterator = source[Symbol.asyncIterator]();
+      let iterator: AsyncIterator<T> | undefined;
       let received = false;
       let finished = false;
+      // One watchdog timer per stream instead of a timer per item: each item only stamps the time,
+      // and the timer re-arms itself for what is left. `waitingSince` is undefined while the consumer
+      // holds an item, so its time is not counted.
+      let waitingSince: number | undefined;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let rejectPending: ((error: unknown) => void) | undefined;
 
+      const interruption = (): unknown => {
+        const reason: unknown = controller.signal.reason;
+        return isLlmError(reason) ? reason : new AbortedError({ ...providerId, cause: reason });
+      };
+      const onAbort = () => rejectPending?.(interruption());
       const stop = () => {
         finished = true;
-        iterator.return?.()?.catch(() => undefined);
+        if (timer !== undefined) clearTimeout(timer);
+        timer = undefined;
+        controller.signal.removeEventListener('abort', onAbort);
+        iterator?.return?.()?.catch(() => undefined);
+      };
+      const watch = () => {
+        timer = undefined;
+        if (finished || controller.signal.aborted) return;
+        const limit = received ? idleTimeoutMs : firstByteTimeoutMs;
+        if (waitingSince === undefined) {
+          arm(limit);
+          return;
+        }
+        const elapsed = performance.now() - waitingSince;
+        if (elapsed >= limit) {
+          const stallKind = received ? 'idle' : 'first-byte';
+          controller.abort(new StreamStallError({ ...providerId, stallKind, timeoutMs: limit }));
+        } else {
+          arm(limit - elapsed);
+        }
+      };
+      const arm = (delay: number) => {
+        if (!enabled(received ? idleTimeoutMs : firstByteTimeoutMs) || timer !== undefined) return;
+        timer = setTimeout(watch, Math.max(1, delay));
+      };
+      controller.signal.addEventListener('abort', onAbort, { once: true });
+
+      const pull = async (): Promise<IteratorResult<T>> => {
+        iterator ??= (await source)[Symbol.asyncIterator]();
+        return iterator.next();
       };
 
       return {
-        async next(): Promise<IteratorResult<T>> {
-          if (finished) return { value: undefined, done: true };
-          const timeoutMs = received ? idleTimeoutMs : firstByteTimeoutMs;
-          const stallKind = received ? 'idle' : 'first-byte';
-          let timer: ReturnType<typeof setTimeout> | undefined;
-          let onAbort: (() => void) | undefined;
-          const interrupted = new Promise<never>((_resolve, reject) => {
-            onAbort = () => {
-              const reason: unknown = controller.signal.reason;
-              reject(isLlmError(reason) ? reason : new AbortedError({ ...providerId, cause: reason }));
-            };
-            if (controller.signal.aborted) onAbort();
-            else controller.signal.addEventListener('abort', onAbort, { once: true });
-            if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
-              timer = setTimeout(() => {
-                controller.abort(new StreamStallError({ ...providerId, stallKind, timeoutMs }));
-              }, timeoutMs);
-            }
-          });
-          try {
-            const result = await Promise.race([iterator.next(), interrupted]);
-            if (result.done === true) finished = true;
-            else received = true;
-            return result;
-          } catch (error) {
+        next(): Promise<IteratorResult<T>> {
+          if (finished) return Promise.resolve({ value: undefined, done: true });
+          if (controller.signal.aborted) {
+            stop();
+            return Promise.reject(interruption());
+          }
+          waitingSince = performance.now();
+          arm(received ? idleTimeoutMs : firstByteTimeoutMs);
+          return new Promise<IteratorResult<T>>((resolve, reject) => {
+            rejectPending = reject;
+            pull().then(
+              (result) => {
+                rejectPending = undefined;
+                waitingSince = undefined;
+                if (result.done === true) stop();
+                else received = true;
+                resolve(result);
+              },
+              (error: unknown) => {
+                rejectPending = undefined;
+                // An abort (ours on a stall, or the caller's) surfaces from the source as a generic
+                // abort error: report the reason the controller was aborted with instead.
+                const failure = controller.signal.aborted ? interruption() : error;
+                stop();
+                reject(failure);
+              },
+            );
+          }).catch((error: unknown) => {
             stop();
             throw error;
-          } finally {
-            clearTimeout(timer);
-            if (onAbort !== undefined) controller.signal.removeEventListener('abort', onAbort);
-          }
+          });
         },
         async return(): Promise<IteratorResult<T>> {
           stop();

@@ -76,7 +76,8 @@ export async function* streamWithRetries(
     let failure: LlmError | undefined;
     let ended = false;
     try {
-      const source = openAttempt(open, attempt, link.controller.signal);
+      // `open` may return the iterable or a promise of it; the stall timers cover both (connect included).
+      const source = open(attempt, link.controller.signal);
       const events =
         options.stall === false
           ? withStallTimeouts(source, { controller: link.controller, firstByteTimeoutMs: 0, idleTimeoutMs: 0 })
@@ -122,10 +123,6 @@ export async function* streamWithRetries(
       return;
     }
   }
-}
-
-async function* openAttempt(open: OpenStream, attempt: number, signal: AbortSignal): AsyncGenerator<StreamEvent> {
-  yield* await open(attempt, signal);
 }
 
 /** Read through a call so TypeScript does not keep the narrowing from before the awaits. */

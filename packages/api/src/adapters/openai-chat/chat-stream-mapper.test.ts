@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../spec/stream-event.js';
 import { ChatStreamMapper, mergeReasoningDetails } from './chat-stream-mapper.js';
-import { assemble, expectWellFormed } from './openai-chat.test-support.js';
+import { assemble, expectWellFormed } from './openai-chat.test.helpers.js';
 import type { ChatChunk } from './openai-chat-wire-types.js';
 
 function mapper() {

@@ -127,7 +127,6 @@ export function parseChunk(data: string): ChatChunk | undefined {
   } catch {
     return undefined;
   }
-  if (process.env.NOZOD) return value as ChatChunk;
   const parsed = chunkSchema.safeParse(value);
   return parsed.success ? parsed.data : undefined;
 }

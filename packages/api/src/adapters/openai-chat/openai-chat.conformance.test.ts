@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AssistantResponse } from '../../spec/response.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
 import { fixture, fixturesSkipReason, providerStreamsDir } from '../../test/fixtures.js';
-import { assemble, collectEvents, eventOutline, expectWellFormed, textOf } from './openai-chat.test-support.js';
+import { assemble, collectEvents, eventOutline, expectWellFormed, textOf } from './openai-chat.test.helpers.js';
 import { createOpenAIChatProvider } from './openai-chat-provider.js';
 import type { OpenAIChatSettings } from './openai-chat-settings.js';
 

@@ -1,11 +1,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type MockServer, startMockServer } from '@boxagnts/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssistantResponse } from '../../spec/response.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
-import { assemble, collectEvents, expectWellFormed, textOf } from './openai-chat.test-support.js';
+import { assemble, collectEvents, expectWellFormed, textOf } from './openai-chat.test.helpers.js';
 import { createOpenAIChatProvider } from './openai-chat-provider.js';
 
 // Hand-written streams for what the recordings miss (part of the conformance suite): each is a
@@ -227,5 +229,53 @@ describe('configuration', () => {
     const events = await collectEvents(lazy.streamMessage({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] }));
     expect(textOf(assemble(events), 'text')).toBe('ok');
     expect(mock.requests.at(-1)?.headers.authorization).toMatch(/4321$/);
+  });
+});
+
+describe('listModels', () => {
+  it("reads the context fields vendors add, and Together's bare array", async () => {
+    const bodies = [
+      {
+        object: 'list',
+        data: [
+          {
+            id: 'llama-3.3-70b-versatile',
+            object: 'model',
+            created: 1_733_447_754,
+            context_window: 131_072,
+            max_completion_tokens: 32_768,
+          },
+          {
+            id: 'anthropic/claude-sonnet-4',
+            name: 'Claude Sonnet 4',
+            context_length: 200_000,
+            top_provider: { max_completion_tokens: 64_000 },
+          },
+        ],
+      },
+      [{ id: 'meta-llama/Llama-3-8b', display_name: 'Llama 3 8B', context_length: 8192 }],
+    ];
+    const server = createServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(request.url === '/a/models' ? bodies[0] : bodies[1]));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const first = await createOpenAIChatProvider({ baseURL: `${origin}/a`, noApiKey: true }).listModels();
+      expect(first).toEqual([
+        {
+          id: 'llama-3.3-70b-versatile',
+          contextWindow: 131_072,
+          maxOutputTokens: 32_768,
+          createdAt: '2024-12-06T01:15:54.000Z',
+        },
+        { id: 'anthropic/claude-sonnet-4', name: 'Claude Sonnet 4', contextWindow: 200_000, maxOutputTokens: 64_000 },
+      ]);
+      const second = await createOpenAIChatProvider({ baseURL: `${origin}/b`, noApiKey: true }).listModels();
+      expect(second).toEqual([{ id: 'meta-llama/Llama-3-8b', name: 'Llama 3 8B', contextWindow: 8192 }]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -6,7 +6,7 @@ import { isLlmError, type LlmError } from '../../spec/llm-error.js';
 import { isContextOverflowError, isQuotaExceededError } from '../../spec/llm-error-classes.js';
 import type { ToolUseBlock } from '../../spec/message.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
-import { assemble, collectEvents, expectWellFormed } from './openai-chat.test-support.js';
+import { assemble, collectEvents, expectWellFormed } from './openai-chat.test.helpers.js';
 import { createOpenAIChatProvider } from './openai-chat-provider.js';
 import type { OpenAIChatSettings } from './openai-chat-settings.js';
 

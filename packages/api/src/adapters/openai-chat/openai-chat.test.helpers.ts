@@ -1,4 +1,4 @@
-// Helpers shared by this adapter's tests (not exported from the package).
+// Helpers shared by this adapter's tests. Named `*.test.*` so the package files leave it out of dist.
 import { expect } from 'vitest';
 import { MessageAssembler } from '../../shared/message-assembler.js';
 import type { AssistantResponse } from '../../spec/response.js';
