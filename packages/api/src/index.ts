@@ -1,5 +1,60 @@
 // The public surface of @boxagnts/api. Explicit named exports only: anything not listed is internal.
 
+export { ANTHROPIC_ERROR_RULES } from './adapters/anthropic-messages/anthropic-errors.js';
+// Protocol adapters: one factory each, returning an LlmProvider.
+export {
+  ANTHROPIC_DEFAULT_BASE_URL,
+  ANTHROPIC_DEFAULT_VERSION,
+  type AnthropicMessagesSettings,
+  createAnthropicMessagesProvider,
+} from './adapters/anthropic-messages/anthropic-messages-provider.js';
+export type { AnthropicServerBlock } from './adapters/anthropic-messages/convert-to-anthropic-messages.js';
+export type { AwsCredentials, AwsCredentialsProvider } from './adapters/bedrock-converse/bedrock-auth.js';
+export {
+  type BedrockConverseSettings,
+  createBedrockConverseProvider,
+} from './adapters/bedrock-converse/bedrock-converse-provider.js';
+export { BEDROCK_ERROR_RULES } from './adapters/bedrock-converse/bedrock-errors.js';
+export { COHERE_ERROR_RULES } from './adapters/cohere-v2/cohere-errors.js';
+export { type CohereSettings, createCohereProvider } from './adapters/cohere-v2/cohere-provider.js';
+export { GEMINI_ERROR_RULES } from './adapters/gemini/gemini-errors.js';
+export {
+  createGeminiProvider,
+  GEMINI_API_KEY_ENV_VARS,
+  GEMINI_DEFAULT_BASE_URL,
+  type GeminiSettings,
+  type GeminiVertexSettings,
+  VERTEX_ACCESS_TOKEN_ENV_VARS,
+  vertexBaseUrl,
+} from './adapters/gemini/gemini-provider.js';
+export { OLLAMA_ERROR_RULES } from './adapters/ollama/ollama-errors.js';
+export {
+  createOllamaProvider,
+  OLLAMA_API_KEY_ENV_VARS,
+  OLLAMA_DEFAULT_BASE_URL,
+  type OllamaSettings,
+} from './adapters/ollama/ollama-provider.js';
+export { OPENAI_CHAT_ERROR_RULES } from './adapters/openai-chat/map-error.js';
+export { createOpenAIChatProvider } from './adapters/openai-chat/openai-chat-provider.js';
+export {
+  DEFAULT_OPENAI_CHAT_COMPAT,
+  MISTRAL_TOOL_CALL_ID_RULES,
+  OPENAI_CHAT_DEFAULT_API_KEY_ENV_VARS,
+  OPENAI_CHAT_DEFAULT_BASE_URL,
+  type OpenAIChatCompat,
+  type OpenAIChatReasoningField,
+  type OpenAIChatSettings,
+  type OpenAIChatThinkingStyle,
+  type OpenAIChatToolCallIdRules,
+} from './adapters/openai-chat/openai-chat-settings.js';
+export type { OpenAIReasoningSummary } from './adapters/openai-responses/build-openai-responses-request.js';
+export { OPENAI_RESPONSES_ERROR_RULES } from './adapters/openai-responses/openai-responses-errors.js';
+export type { OpenAIResponsesBlockMetadata } from './adapters/openai-responses/openai-responses-metadata.js';
+export {
+  createOpenAIResponsesProvider,
+  type OpenAIResponsesSettings,
+} from './adapters/openai-responses/openai-responses-provider.js';
+
 export { abortableSleep, type LinkedAbortController, linkAbortController } from './shared/abort.js';
 export type { AdapterSettings } from './shared/adapter-settings.js';
 export { type AsyncQueue, type AsyncQueueOptions, createAsyncQueue } from './shared/async-queue.js';

@@ -130,7 +130,9 @@ describe.each(ADAPTERS.map((adapter) => [adapter.name, adapter] as const))('%s',
     expect(mock.requests).toHaveLength(2);
     expect(sleeps).toEqual([2000]);
     expect(events.filter((event) => event.type === 'message-start')).toHaveLength(1);
-    expect((await assembleMessage(events)).message.content).toMatchObject([{ type: 'text', text: 'The port is 8000.' }]);
+    expect((await assembleMessage(events)).message.content).toMatchObject([
+      { type: 'text', text: 'The port is 8000.' },
+    ]);
   });
 
   it.each([
@@ -141,7 +143,10 @@ describe.each(ADAPTERS.map((adapter) => [adapter.name, adapter] as const))('%s',
     ['overloaded', 'overloaded', 3],
     ['server', 'server', 3],
   ] as const)('an http %s error ends as %s after %i request(s)', async (error, reason, attempts) => {
-    mock.setScript({ steps: [{ ...textTurn, fault: { kind: 'http_error', error, requestedTokens: 210_000, limitTokens: 200_000 } }], repeatLast: true });
+    mock.setScript({
+      steps: [{ ...textTurn, fault: { kind: 'http_error', error, requestedTokens: 210_000, limitTokens: 200_000 } }],
+      repeatLast: true,
+    });
     mock.clearRequests();
     const events: StreamEvent[] = [];
     for await (const event of adapter.create(mock.url, fast).streamMessage(request, {})) events.push(event);
@@ -180,20 +185,23 @@ describe.each(ADAPTERS.map((adapter) => [adapter.name, adapter] as const))('%s',
     expect(end?.type === 'tool-call-end' && end.inputError !== undefined).toBe(true);
   });
 
-  it.each([['duplicate_tool_ids'], ['missing_tool_ids']] as const)('gives every tool call a unique id under %s', async (kind) => {
-    const turn: MockTurn = {
-      content: [
-        { type: 'tool_call', name: 'read_file', input: { path: 'a' } },
-        { type: 'tool_call', name: 'read_file', input: { path: 'b' } },
-      ],
-      fault: { kind },
-    };
-    const response = await assembleMessage(await collect(adapter, turn));
-    const ids = response.message.content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
-    expect(ids).toHaveLength(2);
-    expect(new Set(ids).size).toBe(2);
-    for (const id of ids) expect(id.length).toBeGreaterThan(0);
-  });
+  it.each([['duplicate_tool_ids'], ['missing_tool_ids']] as const)(
+    'gives every tool call a unique id under %s',
+    async (kind) => {
+      const turn: MockTurn = {
+        content: [
+          { type: 'tool_call', name: 'read_file', input: { path: 'a' } },
+          { type: 'tool_call', name: 'read_file', input: { path: 'b' } },
+        ],
+        fault: { kind },
+      };
+      const response = await assembleMessage(await collect(adapter, turn));
+      const ids = response.message.content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
+      expect(ids).toHaveLength(2);
+      expect(new Set(ids).size).toBe(2);
+      for (const id of ids) expect(id.length).toBeGreaterThan(0);
+    },
+  );
 
   it('stops promptly when the caller aborts mid-stream', async () => {
     mock.setScript({ steps: [{ ...textTurn, chunking: { textDelta: 1, delayMs: 50 } }], repeatLast: true });
