@@ -22,9 +22,10 @@ export interface Runner {
 
 /** One client measured by the bench. Adding an adapter is adding one of these to the registry. */
 export interface Candidate {
-  /** `lower-bound`, `sdk:<name>` or `adapter:<protocol>`; what `--candidate` filters on. */
+  /** `lower-bound`, `sdk:<name>`, `adapter:<protocol>` or `reference:<name>`; what `--candidate` filters on. */
   id: string;
-  kind: 'lower-bound' | 'sdk' | 'adapter';
+  /** `reference` candidates are diagnostics: they run only when `--candidate` names them. */
+  kind: 'lower-bound' | 'sdk' | 'adapter' | 'reference';
   /** The protocols it speaks; it is measured on every stream of these protocols. */
   protocols: readonly BenchProtocol[];
   setup(serverUrl: string): Runner | Promise<Runner>;

@@ -1,4 +1,4 @@
-import { Agent, request } from 'undici';
+import { Agent, fetch, request } from 'undici';
 import type { Candidate, ConsumedStream, StreamTarget } from './candidate.js';
 import { type AssembledText, type BenchProtocol, collectText, FRAMING, wireRequest } from './protocols.js';
 
@@ -145,6 +145,44 @@ export const lowerBound: Candidate = {
     const dispatcher = new Agent({ keepAliveTimeout: 30_000 });
     return {
       run: (target) => consume(serverUrl, dispatcher, target),
+      close: () => dispatcher.close(),
+    };
+  },
+};
+
+/**
+ * A diagnostic, not a goal: the lower bound's parsing behind undici `fetch()` and its WHATWG
+ * `ReadableStream` body (read with `for await`) instead of `request()` and `data` callbacks, which
+ * is how the SDKs and `createProviderFetch` read bodies. The gap to `lower-bound` is the cost of
+ * that transport choice alone. Runs only with `--candidate reference` (or its id).
+ */
+export const fetchLowerBound: Candidate = {
+  id: 'reference:fetch',
+  kind: 'reference',
+  protocols: lowerBound.protocols,
+  setup(serverUrl) {
+    const dispatcher = new Agent({ keepAliveTimeout: 30_000 });
+    return {
+      async run(target) {
+        const wire = wireRequest(target.protocol, target.model);
+        const response = await fetch(`${serverUrl}${wire.path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(wire.body),
+          dispatcher,
+        });
+        if (response.status !== 200 || response.body === null) {
+          throw new Error(`reference:fetch: HTTP ${response.status} from ${wire.path}: ${await response.text()}`);
+        }
+        const assembled: AssembledText = { text: '', reasoning: '' };
+        const parser = parserFor(target.protocol, (name, data) => {
+          if (data !== '[DONE]') collectText(target.protocol, JSON.parse(data), assembled, name);
+        });
+        for await (const chunk of response.body)
+          parser.feed(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        parser.end();
+        return assembled;
+      },
       close: () => dispatcher.close(),
     };
   },

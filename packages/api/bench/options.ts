@@ -11,8 +11,9 @@ recorded and scripted streams served by the testkit's mock server in a child pro
 Options:
   --quick              fewer rounds and shorter turns (about a third of the time; noisier)
   --stream <id>        only these streams (repeatable or comma-separated)
-  --candidate <id>     only these candidates: an id (adapter:anthropic), a kind (sdk, adapter) or a
-                       prefix before ':' (repeatable or comma-separated); the lower bound always runs
+  --candidate <id>     only these candidates: an id (adapter:anthropic), a kind (sdk, adapter,
+                       reference) or a prefix before ':' (repeatable or comma-separated); the lower
+                       bound always runs; reference:fetch (a diagnostic) only when named
   --mode <mode>        only this write mode: event or 16k (repeatable)
   --rounds <n>         measured rounds per (stream, mode)
   --turn-ms <n>        target wall time of one candidate's turn in a round
@@ -106,7 +107,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
 
 /** Whether a candidate id passes the `--candidate` filters (none given: everything passes). */
 export function candidateSelected(id: string, kind: string, filters: readonly string[]): boolean {
-  if (filters.length === 0) return true;
+  if (filters.length === 0) return kind !== 'reference';
   return filters.some((filter) => filter === id || filter === kind || id.startsWith(`${filter}:`));
 }
 

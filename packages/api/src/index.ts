@@ -27,6 +27,8 @@ export {
   VERTEX_ACCESS_TOKEN_ENV_VARS,
   vertexBaseUrl,
 } from './adapters/gemini/gemini-provider.js';
+export { toGeminiSchema } from './adapters/gemini/gemini-schema.js';
+export type { GeminiToolSchemaMode } from './adapters/gemini/gemini-tools.js';
 export { OLLAMA_ERROR_RULES } from './adapters/ollama/ollama-errors.js';
 export {
   createOllamaProvider,
@@ -88,6 +90,8 @@ export {
   type InvalidNdjsonLine,
   type ReadServerSentEventsOptions,
   readNdjson,
+  readNdjsonBatches,
+  readServerSentEventBatches,
   readServerSentEvents,
 } from './shared/read-event-stream.js';
 export { redactSecrets, redactUrl } from './shared/redact-secrets.js';
@@ -116,7 +120,12 @@ export {
   type WithStallTimeoutsOptions,
   withStallTimeouts,
 } from './shared/stall-timeouts.js';
-export { type OpenStream, type StreamWithRetriesOptions, streamWithRetries } from './shared/stream-with-retries.js';
+export {
+  type OpenStream,
+  type StreamEventBatch,
+  type StreamWithRetriesOptions,
+  streamWithRetries,
+} from './shared/stream-with-retries.js';
 export { type SystemPromptSegment, systemPromptSegments, systemPromptText } from './shared/system-prompt.js';
 export { type ToLlmErrorContext, toLlmError } from './shared/to-llm-error.js';
 export { ANTHROPIC_TOOL_CALL_ID_RULES, type ToolCallIdRules, toVendorToolCallId } from './shared/tool-call-ids.js';

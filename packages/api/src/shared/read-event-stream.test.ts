@@ -4,7 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgent } from './http-agent.js';
 import { createProviderFetch } from './provider-fetch.js';
-import { readNdjson, readServerSentEvents } from './read-event-stream.js';
+import {
+  readNdjson,
+  readNdjsonBatches,
+  readServerSentEventBatches,
+  readServerSentEvents,
+} from './read-event-stream.js';
 
 const servers: Server[] = [];
 const fetch = createProviderFetch({ dispatcher: createHttpAgent() });
@@ -83,6 +88,34 @@ describe('readNdjson', () => {
       values.push(value);
     }
     expect(values).toEqual([{ message: { content: 'Hello' } }, { done: true }]);
+    expect(invalid).toEqual(['not json']);
+  });
+});
+
+describe('batched readers', () => {
+  it('yields one array of SSE events per network chunk and loses nothing across splits', async () => {
+    async function* body() {
+      yield 'data: one\n\ndata: tw';
+      yield 'o\n\n';
+      yield ': keep-alive\n\n';
+      yield 'event: x\ndata: three\n\ndata: four\n\n';
+    }
+    const batches: string[][] = [];
+    for await (const batch of readServerSentEventBatches(body())) batches.push(batch.map((event) => event.data));
+    expect(batches).toEqual([['one'], ['two'], ['three', 'four']]);
+  });
+
+  it('yields one array of NDJSON values per chunk and reports invalid lines', async () => {
+    async function* body() {
+      yield '{"a":1}\n{"a":';
+      yield '2}\nnot json\n{"a":3}';
+    }
+    const invalid: string[] = [];
+    const batches: unknown[][] = [];
+    for await (const batch of readNdjsonBatches(body(), { onInvalidLine: ({ line }) => invalid.push(line) })) {
+      batches.push(batch);
+    }
+    expect(batches).toEqual([[{ a: 1 }], [{ a: 2 }], [{ a: 3 }]]);
     expect(invalid).toEqual(['not json']);
   });
 });

@@ -8,13 +8,20 @@ import { type StallOptions, withStallTimeouts } from './stall-timeouts.js';
 import { toLlmError } from './to-llm-error.js';
 
 /**
+ * What one attempt yields: single events, or arrays of the events decoded from one network chunk.
+ * Batches are the fast path: the per-item async hop (and the stall bookkeeping) is paid once per
+ * network chunk instead of once per event, while the caller still receives one event at a time.
+ */
+export type StreamEventBatch = StreamEvent | readonly StreamEvent[];
+
+/**
  * Opens one attempt of a stream. `signal` is aborted when the caller aborts or a stall timer fires;
  * pass it to the HTTP request. The iterable may throw or yield an `error` event; both are handled.
  */
 export type OpenStream = (
   attempt: number,
   signal: AbortSignal,
-) => AsyncIterable<StreamEvent> | Promise<AsyncIterable<StreamEvent>>;
+) => AsyncIterable<StreamEventBatch> | Promise<AsyncIterable<StreamEventBatch>>;
 
 /** Options of {@link streamWithRetries}. */
 export interface StreamWithRetriesOptions extends RetryOptions {
@@ -82,22 +89,25 @@ export async function* streamWithRetries(
         options.stall === false
           ? withStallTimeouts(source, { controller: link.controller, firstByteTimeoutMs: 0, idleTimeoutMs: 0 })
           : withStallTimeouts(source, { ...options.stall, ...provider, controller: link.controller });
-      for await (const event of events) {
-        if (event.type === 'error') {
-          failure = event.error;
-          break;
-        }
-        if (!committed) {
-          if (HELD_EVENT_TYPES.has(event.type)) {
-            held.push(event);
-            continue;
+      reading: for await (const item of events) {
+        const batch: readonly StreamEvent[] = isBatch(item) ? item : [item];
+        for (const event of batch) {
+          if (event.type === 'error') {
+            failure = event.error;
+            break reading;
           }
-          committed = true;
-          yield* held;
+          if (!committed) {
+            if (HELD_EVENT_TYPES.has(event.type)) {
+              held.push(event);
+              continue;
+            }
+            committed = true;
+            yield* held;
+          }
+          if (event.type === 'message-end') ended = true;
+          yield event;
+          if (ended) return;
         }
-        if (event.type === 'message-end') ended = true;
-        yield event;
-        if (ended) return;
       }
       failure ??= new NetworkError({
         ...provider,
@@ -123,6 +133,10 @@ export async function* streamWithRetries(
       return;
     }
   }
+}
+
+function isBatch(item: StreamEventBatch): item is readonly StreamEvent[] {
+  return Array.isArray(item);
 }
 
 /** Read through a call so TypeScript does not keep the narrowing from before the awaits. */
