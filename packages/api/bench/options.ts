@@ -46,7 +46,7 @@ export interface BenchOptions {
   profile: { candidate: string; streams: number; out: string | undefined } | undefined;
 }
 
-const FULL: MeasureSettings = { warmupStreams: 12, rounds: 12, turnMs: 90, minStreamsPerTurn: 3 };
+const FULL: MeasureSettings = { warmupStreams: 12, rounds: 16, turnMs: 90, minStreamsPerTurn: 3 };
 const QUICK: MeasureSettings = { warmupStreams: 5, rounds: 3, turnMs: 60, minStreamsPerTurn: 2 };
 
 function list(values: readonly string[] | undefined): string[] {

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLlmError } from '../spec/create-llm-error.js';
 import type { StreamEvent } from '../spec/stream-event.js';
 import { createHttpAgent } from './http-agent.js';
@@ -122,13 +122,15 @@ describe('streamWithRetries (scripted attempts)', () => {
     expect(events[0]?.type === 'error' && events[0].error.message).toBe('failure 3');
   });
 
-  it('stops at message-end, closing the source and ignoring what follows', async () => {
+  it('stops at message-end, ignores what follows, and reads the source to its end in the background', async () => {
     let closed = false;
+    let readAfterEnd = false;
     const events = await collect(
       streamWithRetries(async function* () {
         try {
           yield start;
           yield end;
+          readAfterEnd = true;
           yield delta('after the end');
         } finally {
           closed = true;
@@ -136,7 +138,32 @@ describe('streamWithRetries (scripted attempts)', () => {
       }, noSleep),
     );
     expect(types(events)).toEqual(['message-start', 'message-end']);
-    expect(closed).toBe(true);
+    // Draining the rest of the body lets the keep-alive connection be reused.
+    await vi.waitFor(() => expect(closed).toBe(true));
+    expect(readAfterEnd).toBe(true);
+  });
+
+  it('cuts a finished stream whose body never ends, after the drain limit', async () => {
+    let attemptSignal: AbortSignal | undefined;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const events = await collect(
+        streamWithRetries(
+          async function* (_attempt, signal) {
+            attemptSignal = signal;
+            yield [start, end];
+            await new Promise(() => undefined);
+          },
+          { ...noSleep, stall: false },
+        ),
+      );
+      expect(types(events)).toEqual(['message-start', 'message-end']);
+      expect(attemptSignal?.aborted).toBe(false);
+      await vi.advanceTimersByTimeAsync(2_001);
+      expect(attemptSignal?.aborted).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("ends with an aborted error when the caller's signal fires, and aborts the attempt", async () => {

@@ -82,6 +82,7 @@ export async function* streamWithRetries(
     const held: StreamEvent[] = [];
     let failure: LlmError | undefined;
     let ended = false;
+    let iterator: AsyncIterator<StreamEventBatch> | undefined;
     try {
       // `open` may return the iterable or a promise of it; the stall timers cover both (connect included).
       const source = open(attempt, link.controller.signal);
@@ -89,7 +90,11 @@ export async function* streamWithRetries(
         options.stall === false
           ? withStallTimeouts(source, { controller: link.controller, firstByteTimeoutMs: 0, idleTimeoutMs: 0 })
           : withStallTimeouts(source, { ...options.stall, ...provider, controller: link.controller });
-      reading: for await (const item of events) {
+      iterator = events[Symbol.asyncIterator]();
+      reading: for (;;) {
+        const next = await iterator.next();
+        if (next.done === true) break;
+        const item = next.value;
         const batch: readonly StreamEvent[] = isBatch(item) ? item : [item];
         for (const event of batch) {
           if (event.type === 'error') {
@@ -104,9 +109,16 @@ export async function* streamWithRetries(
             committed = true;
             yield* held;
           }
-          if (event.type === 'message-end') ended = true;
+          if (event.type === 'message-end') {
+            ended = true;
+            // Read what is left of the body (normally just its end) in the background, so the
+            // keep-alive connection goes back to the pool instead of being cut.
+            finishQuietly(iterator, link.controller);
+            iterator = undefined;
+            yield event;
+            return;
+          }
           yield event;
-          if (ended) return;
         }
       }
       failure ??= new NetworkError({
@@ -118,6 +130,7 @@ export async function* streamWithRetries(
     } finally {
       link.dispose();
       if (!ended) link.controller.abort();
+      iterator?.return?.()?.catch(() => undefined);
     }
     if (isAborted(options.signal)) failure = aborted();
     const decision = committed ? ({ retry: false } as const) : decideRetry(failure, attempt, options);
@@ -133,6 +146,26 @@ export async function* streamWithRetries(
       return;
     }
   }
+}
+
+/** How long a finished stream may take to deliver the end of its body before the connection is cut. */
+const DRAIN_LIMIT_MS = 2_000;
+
+/** Pull a finished stream to its end without keeping anything; cut it if that takes too long. */
+function finishQuietly(iterator: AsyncIterator<StreamEventBatch>, controller: AbortController): void {
+  const limit = setTimeout(() => controller.abort(), DRAIN_LIMIT_MS);
+  limit.unref?.();
+  void (async () => {
+    try {
+      while ((await iterator.next()).done !== true) {
+        // Events after message-end are not part of the message.
+      }
+    } catch {
+      // The message is complete; a failure while reading the rest of the body changes nothing.
+    } finally {
+      clearTimeout(limit);
+    }
+  })();
 }
 
 function isBatch(item: StreamEventBatch): item is readonly StreamEvent[] {

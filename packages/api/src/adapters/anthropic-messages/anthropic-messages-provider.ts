@@ -6,7 +6,7 @@ import type { ByteStream } from '../../shared/read-event-stream.js';
 import { resolveApiKey } from '../../shared/resolve-api-key.js';
 import { withRetries } from '../../shared/retry-policy.js';
 import { createSseParser } from '../../shared/sse-parser.js';
-import { streamWithRetries } from '../../shared/stream-with-retries.js';
+import { type StreamEventBatch, streamWithRetries } from '../../shared/stream-with-retries.js';
 import type { ToolInputLimits } from '../../shared/tool-input.js';
 import { createLlmError } from '../../spec/create-llm-error.js';
 import { NetworkError } from '../../spec/llm-error-classes.js';
@@ -148,7 +148,7 @@ export function createAnthropicMessagesProvider(settings: AnthropicMessagesSetti
     request: LlmRequest,
     options: LlmCallOptions,
     signal: AbortSignal,
-  ): Promise<AsyncIterable<StreamEvent>> {
+  ): Promise<AsyncIterable<StreamEventBatch>> {
     const { client, headers, secrets } = connect(options.headers);
     const context = errorContext(messagesUrl, signal, secrets);
     let response: Response;
@@ -280,25 +280,27 @@ export function requestHeaders(
 
 /**
  * Reads a `text/event-stream` body into stream events in one pass: each network chunk goes through
- * the shared SSE parser straight into the decoder, and the events it produced are yielded. (This is
+ * the shared SSE parser straight into the decoder, and the events it produced are yielded as one batch. (This is
  * `readServerSentEvents` without its per-event generator step, measurably cheaper on long streams.)
  * Stopping the iteration cancels the body.
  */
 async function* decodeEventStream(
   body: ByteStream,
   decoder: AnthropicStreamDecoder,
-): AsyncGenerator<StreamEvent, void, undefined> {
-  const out: StreamEvent[] = [];
+): AsyncGenerator<StreamEventBatch, void, undefined> {
+  let out: StreamEvent[] = [];
   const parser = createSseParser({ onEvent: (event) => decoder.handleData(event.data, out) });
   for await (const chunk of body) {
     parser.feed(chunk);
     if (out.length === 0) continue;
-    const batch = out.splice(0, out.length);
-    for (const event of batch) yield event;
+    // One batch per network chunk: streamWithRetries hands the events out one by one.
+    const batch = out;
+    out = [];
+    yield batch;
     if (decoder.done) return;
   }
   parser.end();
-  yield* out;
+  if (out.length > 0) yield out;
 }
 
 function invalidBody(providerId: string, cause: unknown) {
