@@ -91,6 +91,7 @@ describe('@boxagnts/api public surface', () => {
         'parseToolInput',
         'readHeader',
         'readNdjson',
+        'sendStreamRequest',
         'readNdjsonBatches',
         'readServerSentEventBatches',
         'toGeminiSchema',

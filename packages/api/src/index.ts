@@ -109,6 +109,11 @@ export {
 } from './shared/retry-policy.js';
 export { type SendRequestOptions, sendRequest } from './shared/send-request.js';
 export {
+  type SendStreamRequestOptions,
+  type StreamResponse,
+  sendStreamRequest,
+} from './shared/send-stream-request.js';
+export {
   createSseParser,
   type SseEvent,
   type SseParser,
