@@ -64,6 +64,13 @@ export function createSseParser(callbacks: SseParserCallbacks): SseParser {
       dispatch();
       return;
     }
+    // Fast path for the line nearly every event is made of.
+    if (line.startsWith('data:')) {
+      const value = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5);
+      data = hasData ? `${data}\n${value}` : value;
+      hasData = true;
+      return;
+    }
     const colon = line.indexOf(':');
     if (colon === 0) {
       callbacks.onComment?.(line.charCodeAt(1) === 32 ? line.slice(2) : line.slice(1));
@@ -100,6 +107,20 @@ export function createSseParser(callbacks: SseParserCallbacks): SseParser {
     if (skipLineFeed && start < text.length) {
       if (text.charCodeAt(start) === LINE_FEED) start += 1;
       skipLineFeed = false;
+    }
+    if (text.indexOf('\r', start) === -1) {
+      // No carriage return in this chunk (the usual case): jump from line feed to line feed natively
+      // instead of looking at every character.
+      let end = text.indexOf('\n', start);
+      while (end !== -1) {
+        const line = partialLine === '' ? text.slice(start, end) : partialLine + text.slice(start, end);
+        partialLine = '';
+        processLine(line);
+        start = end + 1;
+        end = text.indexOf('\n', start);
+      }
+      if (start < text.length) partialLine += text.slice(start);
+      return;
     }
     let index = start;
     while (index < text.length) {
