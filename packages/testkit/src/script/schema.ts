@@ -112,6 +112,7 @@ const turnSchema = z.strictObject({
 const replaySchema = z.strictObject({
   replay: z.string().min(1, 'give the path of a recorded *.chunks.txt or *.json file'),
   protocol: protocolSchema.optional(),
+  status: z.number().int().min(200).max(599).optional(),
   chunking: chunkingSchema.optional(),
   fault: faultSchema.optional(),
 });

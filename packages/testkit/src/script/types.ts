@@ -139,6 +139,11 @@ export interface MockReplay {
   replay: string;
   /** The file's wire protocol; inferred from its folder name or content when omitted. */
   protocol?: ProtocolId;
+  /**
+   * Serve a `*.json` body with this HTTP status (a recorded error body such as Gemini's 429 with
+   * `RetryInfo`), for streamed and non-streamed requests alike.
+   */
+  status?: number;
   chunking?: MockChunking;
   fault?: MockFault;
 }

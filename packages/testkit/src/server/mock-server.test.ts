@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -216,5 +216,29 @@ describe('model lists', () => {
     expect(gemini.models.map((model) => model.name)).toEqual(['models/model-a', 'models/model-b']);
     const ollama = (await (await fetch(`${server.url}/api/tags`)).json()) as { models: { name: string }[] };
     expect(ollama.models.map((model) => model.name)).toEqual(['model-a', 'model-b']);
+  });
+});
+
+describe('error replays and faults without steps', () => {
+  it('serves a recorded error body with its status, for a streamed request too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mock-error-replay-'));
+    mkdirSync(join(dir, 'google-gemini'));
+    const file = join(dir, 'google-gemini', 'quota.json');
+    const body = { error: { code: 429, status: 'RESOURCE_EXHAUSTED', details: [{ retryDelay: '3s' }] } };
+    writeFileSync(file, JSON.stringify(body));
+    const server = await start({ steps: [{ replay: file, status: 429 }] });
+    const response = await fetch(`${server.url}/v1beta/models/gemini-x:streamGenerateContent?alt=sse`, {
+      method: 'POST',
+      body: JSON.stringify({ contents: [] }),
+    });
+    expect(response.status).toBe(429);
+    expect(await response.json()).toEqual(body);
+  });
+
+  it('serves an injected error even when the script has no step left', async () => {
+    const server = await start();
+    server.injectFault({ kind: 'http_error', error: 'overloaded' });
+    expect((await anthropic(server, {})).status).toBe(529);
+    expect((await anthropic(server, {})).status).toBe(500);
   });
 });

@@ -213,6 +213,11 @@ class MockLlmServer implements MockServer {
       const headerFault = this.faultFromHeader(headers[FAULT_HEADER]);
       const injected = headerFault ?? this.state.takeInjectedFault(parsed);
       const selection = this.state.select(parsed, injected === undefined);
+      if (!selection && injected?.kind === 'http_error') {
+        // An error response needs no scripted content: serve it even when no step is left.
+        const headers = { ...renderer.responseHeaders(requestId), ...CORS_AND_MOCK };
+        return this.sendError(response, renderer, parsed, injected, headers);
+      }
       if (!selection) {
         throw new HttpProblem(
           500,
@@ -305,7 +310,7 @@ class MockLlmServer implements MockServer {
           `${requestRenderer.id} (${request.path}); route it with a rule matching protocol "${replay.protocol}".`,
       );
     }
-    if ((replay.kind === 'stream') !== request.stream) {
+    if ((replay.kind === 'stream') !== request.stream && step.status === undefined) {
       throw new HttpProblem(
         400,
         `boxagnts-mock: replay ${replay.path} is ${replay.kind === 'stream' ? 'a stream' : 'a whole body'} but the ` +
@@ -316,6 +321,10 @@ class MockLlmServer implements MockServer {
     const renderer = RENDERERS[replay.protocol];
     const headers = { ...renderer.responseHeaders(requestId), ...CORS_AND_MOCK };
     if (fault?.kind === 'http_error') return this.sendError(response, renderer, request, fault, headers);
+    if (replay.kind === 'body' && step.status !== undefined) {
+      // A recorded error body (e.g. Gemini's 429 with RetryInfo) served with its status.
+      return this.sendJson(response, step.status, Buffer.from(replay.body), headers);
+    }
     if (replay.kind === 'body') return this.sendBody(response, Buffer.from(replay.body), headers, fault);
     const chunking = { ...this.state.script.chunking, ...step.chunking };
     response.writeHead(200, { ...headers, 'content-type': renderer.streamContentType, 'cache-control': 'no-cache' });
