@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { assembleMessage } from '../shared/message-assembler.js';
 import type { AssistantResponse } from '../spec/response.js';
 import type { StreamEvent } from '../spec/stream-event.js';
-import { ADAPTERS, type AdapterUnderTest, type ConformanceOptions } from './adapters.js';
+import { ADAPTERS, type AdapterUnderTest, type ConformanceOptions } from '../test/conformance-adapters.js';
 
 // One scripted conversation, rendered by the mock in each vendor's wire protocol, must come out of
 // every adapter as the same message; and every fault of the testkit must end the same way everywhere.
