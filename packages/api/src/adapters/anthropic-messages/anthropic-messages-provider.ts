@@ -5,11 +5,11 @@ import { createProviderFetch } from '../../shared/provider-fetch.js';
 import type { ByteStream } from '../../shared/read-event-stream.js';
 import { resolveApiKey } from '../../shared/resolve-api-key.js';
 import { withRetries } from '../../shared/retry-policy.js';
+import { sendStreamRequest } from '../../shared/send-stream-request.js';
 import { createSseParser } from '../../shared/sse-parser.js';
 import { type StreamEventBatch, streamWithRetries } from '../../shared/stream-with-retries.js';
 import type { ToolInputLimits } from '../../shared/tool-input.js';
 import { createLlmError } from '../../spec/create-llm-error.js';
-import { NetworkError } from '../../spec/llm-error-classes.js';
 import type { LlmCallOptions, LlmProvider, ModelInfo } from '../../spec/provider.js';
 import type { LlmRequest } from '../../spec/request.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
@@ -54,11 +54,12 @@ const REQUEST_TIMEOUT_MS = 600_000;
 type HeaderValues = Record<string, string | null>;
 
 /**
- * Creates an {@link LlmProvider} for the Anthropic Messages API and servers that speak it. Requests
- * go through the official SDK (`@anthropic-ai/sdk`, retries off: ours apply) with a fetch that uses
- * the shared keep-alive agent and refuses cross-origin redirects; streamed bodies are read from the
- * raw response in one pass, not through the SDK's stream parser. The key is read when a request is
- * made, so creating a provider at import time is safe.
+ * Creates an {@link LlmProvider} for the Anthropic Messages API and servers that speak it. Streams
+ * are sent with undici's `request()` on the shared keep-alive agent (cross-origin redirects refused)
+ * and decoded in one pass as the body arrives; `createMessage` and `listModels` go through the
+ * official SDK (`@anthropic-ai/sdk`, retries off: ours apply) with a fetch on the same agent. Both
+ * paths send the same headers and classify errors with the same table. The key is read when a
+ * request is made, so creating a provider at import time is safe.
  *
  * @example
  * const anthropic = createAnthropicMessagesProvider(); // key from ANTHROPIC_API_KEY
@@ -92,8 +93,8 @@ export function createAnthropicMessagesProvider(settings: AnthropicMessagesSetti
   });
   let cached: { key: string; client: Anthropic } | undefined;
 
-  /** The client and headers for one call; the key is resolved now, never at creation. */
-  function connect(callHeaders: Record<string, string> | undefined) {
+  /** The key and headers of one call; the key is resolved now, never at creation. */
+  function credentials(callHeaders: Record<string, string> | undefined) {
     const apiKey =
       settings.noApiKey === true
         ? undefined
@@ -103,6 +104,16 @@ export function createAnthropicMessagesProvider(settings: AnthropicMessagesSetti
             envVarNames: settings.apiKeyEnvVars ?? ['ANTHROPIC_API_KEY'],
             ...(settings.env === undefined ? {} : { env: settings.env }),
           });
+    return {
+      apiKey,
+      headers: requestHeaders(settings, callHeaders, apiKey),
+      secrets: apiKey === undefined ? [] : [apiKey],
+    };
+  }
+
+  /** The SDK client (non-streamed calls and paginated model lists) and the headers for one call. */
+  function connect(callHeaders: Record<string, string> | undefined) {
+    const { apiKey, headers, secrets } = credentials(callHeaders);
     const clientKey = apiKey ?? '';
     if (cached?.key !== clientKey) {
       // The key also goes in the headers below; `authToken` only keeps the SDK from looking for credentials.
@@ -115,11 +126,7 @@ export function createAnthropicMessagesProvider(settings: AnthropicMessagesSetti
       });
       cached = { key: clientKey, client };
     }
-    return {
-      client: cached.client,
-      headers: requestHeaders(settings, callHeaders, apiKey),
-      secrets: apiKey === undefined ? [] : [apiKey],
-    };
+    return { client: cached.client, headers, secrets };
   }
 
   function errorContext(url: string, signal: AbortSignal, secrets: readonly string[]): AnthropicErrorContext {
@@ -143,28 +150,29 @@ export function createAnthropicMessagesProvider(settings: AnthropicMessagesSetti
     ...(settings.toolInputLimits === undefined ? {} : { toolInputLimits: settings.toolInputLimits }),
   });
 
-  /** Sends one streamed request; the events are decoded as the body arrives. */
+  /**
+   * Sends one streamed request and decodes the body as it arrives. Streams skip the SDK: undici's
+   * `request()` hands over raw byte chunks, where the SDK's WHATWG fetch costs a `ReadableStream`
+   * hop per network read (see the package benchmark). Non-2xx answers are classified with
+   * {@link ANTHROPIC_ERROR_RULES}, exactly as `toAnthropicLlmError` classifies the SDK's errors.
+   */
   async function openStream(
     request: LlmRequest,
     options: LlmCallOptions,
     signal: AbortSignal,
   ): Promise<AsyncIterable<StreamEventBatch>> {
-    const { client, headers, secrets } = connect(options.headers);
+    const { headers, secrets } = credentials(options.headers);
+    const response = await sendStreamRequest({
+      providerId,
+      url: messagesUrl,
+      headers: wireHeaders(headers),
+      body: { ...requestBody(request), stream: true },
+      signal,
+      errorRules: ANTHROPIC_ERROR_RULES,
+      knownSecrets: secrets,
+      ...(settings.dispatcher === undefined ? {} : { dispatcher: settings.dispatcher }),
+    });
     const context = errorContext(messagesUrl, signal, secrets);
-    let response: Response;
-    try {
-      response = await client.messages
-        .create({ ...requestBody(request), stream: true }, { headers, signal })
-        .asResponse();
-    } catch (error) {
-      throw toAnthropicLlmError(error, context);
-    }
-    if (response.body === null) {
-      throw new NetworkError({
-        providerId,
-        message: `Provider "${providerId}" answered the stream with an empty body.`,
-      });
-    }
     return decodeEventStream(response.body, new AnthropicStreamDecoder(decoderOptions(context)));
   }
 
@@ -279,10 +287,24 @@ export function requestHeaders(
 }
 
 /**
+ * The headers of a request sent without the SDK: what {@link requestHeaders} sets (its `null`s, which
+ * tell the SDK to drop a header, left out) over the JSON content type and `accept` the SDK sends.
+ */
+function wireHeaders(headers: HeaderValues): Record<string, string> {
+  const wire: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
+  for (const name in headers) {
+    const value = headers[name];
+    if (typeof value === 'string') wire[name] = value;
+  }
+  return wire;
+}
+
+/**
  * Reads a `text/event-stream` body into stream events in one pass: each network chunk goes through
- * the shared SSE parser straight into the decoder, and the events it produced are yielded as one batch. (This is
- * `readServerSentEvents` without its per-event generator step, measurably cheaper on long streams.)
- * Stopping the iteration cancels the body.
+ * the shared SSE parser straight into the decoder, and the events it produced are yielded as one
+ * batch (one async hop per network chunk, not per event). The body is read to its end even after
+ * `message_stop`: streamWithRetries drains the rest in the background, so the keep-alive connection
+ * goes back to the pool instead of being destroyed. Stopping the iteration cancels the body.
  */
 async function* decodeEventStream(
   body: ByteStream,
@@ -293,11 +315,9 @@ async function* decodeEventStream(
   for await (const chunk of body) {
     parser.feed(chunk);
     if (out.length === 0) continue;
-    // One batch per network chunk: streamWithRetries hands the events out one by one.
     const batch = out;
     out = [];
     yield batch;
-    if (decoder.done) return;
   }
   parser.end();
   if (out.length > 0) yield out;

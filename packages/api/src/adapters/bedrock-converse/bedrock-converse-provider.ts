@@ -1,8 +1,10 @@
 import { linkAbortController } from '../../shared/abort.js';
 import type { AdapterSettings } from '../../shared/adapter-settings.js';
+import { getSharedHttpAgent } from '../../shared/http-agent.js';
 import { createProviderFetch } from '../../shared/provider-fetch.js';
 import { withRetries } from '../../shared/retry-policy.js';
 import { sendRequest } from '../../shared/send-request.js';
+import { type StreamResponse, sendStreamRequest } from '../../shared/send-stream-request.js';
 import { DEFAULT_STALL_OPTIONS, withStallTimeouts } from '../../shared/stall-timeouts.js';
 import { streamWithRetries } from '../../shared/stream-with-retries.js';
 import { createLlmError } from '../../spec/create-llm-error.js';
@@ -19,10 +21,11 @@ import {
   resolveBedrockAuth,
   resolveBedrockRegion,
 } from './bedrock-auth.js';
+import { withBedrockErrorTypeDispatcher } from './bedrock-error-type-dispatcher.js';
 import { BEDROCK_ERROR_RULES, withBedrockErrorType } from './bedrock-errors.js';
-import { readEventStream } from './bedrock-event-stream.js';
+import { createEventStreamDecoder, type EventStreamMessage } from './bedrock-event-stream.js';
 import { mapConverseResponse } from './bedrock-response.js';
-import { mapBedrockStream } from './bedrock-stream-events.js';
+import { type BedrockStreamContext, createBedrockStreamMapper } from './bedrock-stream-events.js';
 import { converseResponseSchema, listFoundationModelsSchema } from './bedrock-wire-types.js';
 import { BEDROCK_PROTOCOL_ID, buildBedrockRequest } from './build-bedrock-request.js';
 
@@ -86,10 +89,8 @@ export function createBedrockConverseProvider(settings: BedrockConverseSettings 
   const runtimeUrl = (path: string) =>
     new URL(`${trimSlash(settings.baseURL ?? `https://bedrock-runtime.${region()}.amazonaws.com`)}${path}`);
 
-  async function send(
-    url: URL,
-    init: { body?: string; signal: AbortSignal; callHeaders?: Record<string, string> | undefined; accept: string },
-  ): Promise<Response> {
+  /** Resolves the credentials and authenticates (signs the exact body string that is sent). */
+  async function authenticate(url: URL, init: SendInit) {
     const auth = await resolveBedrockAuth(authSettings);
     const headers = lowerCaseNames({
       ...settings.headers,
@@ -103,6 +104,11 @@ export function createBedrockConverseProvider(settings: BedrockConverseSettings 
       auth,
       region,
     );
+    return { method, signed, knownSecrets: secretsOf(auth) };
+  }
+
+  async function send(url: URL, init: SendInit): Promise<Response> {
+    const { method, signed, knownSecrets } = await authenticate(url, init);
     return sendRequest({
       providerId,
       url: url.href,
@@ -112,7 +118,26 @@ export function createBedrockConverseProvider(settings: BedrockConverseSettings 
       signal: init.signal,
       fetch,
       errorRules: BEDROCK_ERROR_RULES,
-      knownSecrets: secretsOf(auth),
+      knownSecrets,
+    });
+  }
+
+  /**
+   * The streaming call: undici `request()` (no WHATWG `Response` or `ReadableStream` per chunk), on
+   * a dispatcher that copies `x-amzn-ErrorType` into error bodies, as {@link send}'s fetch does.
+   */
+  async function sendStream(url: URL, init: SendInit & { body: string }): Promise<StreamResponse> {
+    const { method, signed, knownSecrets } = await authenticate(url, init);
+    return sendStreamRequest({
+      providerId,
+      url: url.href,
+      method,
+      headers: signed,
+      body: init.body,
+      signal: init.signal,
+      dispatcher: withBedrockErrorTypeDispatcher(settings.dispatcher ?? getSharedHttpAgent()),
+      errorRules: BEDROCK_ERROR_RULES,
+      knownSecrets,
     });
   }
 
@@ -127,17 +152,17 @@ export function createBedrockConverseProvider(settings: BedrockConverseSettings 
       return streamWithRetries(
         async function* (_attempt, signal) {
           const body = JSON.stringify(buildBedrockRequest(request, { promptCaching: settings.promptCaching }));
-          const response = await send(runtimeUrl(modelPath(request.model, 'converse-stream')), {
+          const response = await sendStream(runtimeUrl(modelPath(request.model, 'converse-stream')), {
             body,
             signal,
             callHeaders: options.headers,
             accept: 'application/vnd.amazon.eventstream',
           });
-          if (response.body === null) throw new NetworkError({ providerId, message: 'Bedrock sent an empty stream.' });
-          yield* mapBedrockStream(readEventStream(response.body, providerId), {
+          const requestId = response.headers['x-amzn-requestid'];
+          yield* mapEventStreamBody(response.body, {
             providerId,
             model: request.model,
-            requestId: response.headers.get('x-amzn-requestid') ?? undefined,
+            requestId: Array.isArray(requestId) ? requestId[0] : requestId,
           });
         },
         { ...retry, ...(options.signal === undefined ? {} : { signal: options.signal }), ...stallOption(settings) },
@@ -203,6 +228,47 @@ export function createBedrockConverseProvider(settings: BedrockConverseSettings 
       );
     },
   };
+}
+
+interface SendInit {
+  body?: string;
+  signal: AbortSignal;
+  callHeaders?: Record<string, string> | undefined;
+  accept: string;
+}
+
+/**
+ * One ConverseStream body as batches of stream events, one array per network chunk: frames are
+ * decoded and mapped synchronously, so a chunk costs one async hop however many events it holds.
+ * The body is always read to its end, even after the terminal event, so the keep-alive connection
+ * goes back to the pool (the retry layer drains it in the background). Events decoded before a
+ * corrupt or malformed frame are yielded before its error is thrown.
+ */
+async function* mapEventStreamBody(
+  body: AsyncIterable<Uint8Array>,
+  context: BedrockStreamContext,
+): AsyncGenerator<readonly StreamEvent[], void, undefined> {
+  const frames = createEventStreamDecoder(context.providerId);
+  const mapper = createBedrockStreamMapper(context);
+  let batch: StreamEvent[] = [];
+  const onMessage = (message: EventStreamMessage) => mapper.push(message, batch);
+  for await (const chunk of body) {
+    if (mapper.finished) continue;
+    try {
+      frames.push(chunk, onMessage);
+    } catch (error) {
+      if (batch.length > 0) yield batch;
+      throw error;
+    }
+    if (batch.length > 0) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (mapper.finished) return;
+  frames.end();
+  mapper.end(batch);
+  if (batch.length > 0) yield batch;
 }
 
 function stallOption(settings: BedrockConverseSettings) {

@@ -78,7 +78,7 @@ export function withBedrockErrorType(fetch: FetchFunction): FetchFunction {
     const errorType = bedrockErrorType(response.headers);
     if (errorType === undefined) return response;
     const text = await readBounded(response, MAX_ERROR_BODY_BYTES);
-    return new Response(JSON.stringify(withType(text, errorType)), {
+    return new Response(JSON.stringify(bedrockErrorBody(text, errorType)), {
       status: response.status,
       statusText: response.statusText,
       headers: new Headers([...response.headers]),
@@ -86,7 +86,11 @@ export function withBedrockErrorType(fetch: FetchFunction): FetchFunction {
   };
 }
 
-function withType(text: string, errorType: string): Record<string, unknown> {
+/**
+ * An error body with the exception name as `type`: the JSON object as sent when it already names a
+ * `type`, else with `type` added; text that is not a JSON object becomes the `message`.
+ */
+export function bedrockErrorBody(text: string, errorType: string): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {

@@ -51,41 +51,49 @@ export interface BedrockStreamContext {
   requestId?: string | undefined;
 }
 
+/** Maps decoded ConverseStream messages to stream events; see {@link createBedrockStreamMapper}. */
+export interface BedrockStreamMapper {
+  /** Appends the events of one message to `out`. Throws a `server` error for a malformed payload. */
+  push(message: EventStreamMessage, out: StreamEvent[]): void;
+  /** The body ended: appends `message-end` when `messageStop` came but `metadata` did not. */
+  end(out: StreamEvent[]): void;
+  /** True once the terminal event (`message-end` or `error`) is out; later messages are ignored. */
+  readonly finished: boolean;
+}
+
 /**
- * Maps decoded ConverseStream messages to block-scoped stream events. Text, reasoning (text and
- * signature deltas) and tool use (a `contentBlockStart`, then input JSON pieces) open blocks keyed
- * by `contentBlockIndex`; `contentBlockStop` closes them (a redacted-reasoning block is emitted
- * whole there, with the base64 `redactedContent` as its data; a tool call with no input delta at all
- * has input `{}`). `messageStop` gives the finish reason and `metadata` the usage, in either order;
- * `message-end` follows once both have come, or when the body ends after `messageStop`. A body that
- * ends without `messageStop` yields no `message-end`, which the retry layer reports as a cut
- * connection. An exception frame becomes one `error` event, classified like HTTP errors.
+ * Maps decoded ConverseStream messages to block-scoped stream events, synchronously, so a caller
+ * turns one network chunk into one array of events. Text, reasoning (text and signature deltas) and
+ * tool use (a `contentBlockStart`, then input JSON pieces) open blocks keyed by `contentBlockIndex`;
+ * `contentBlockStop` closes them (a redacted-reasoning block is emitted whole there, with the base64
+ * `redactedContent` as its data; a tool call with no input delta at all has input `{}`).
+ * `messageStop` gives the finish reason and `metadata` the usage, in either order; `message-end`
+ * follows once both have come, or when the body ends after `messageStop`. A body that ends without
+ * `messageStop` yields no `message-end`, which the retry layer reports as a cut connection. An
+ * exception frame becomes one `error` event, classified like HTTP errors.
  *
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html
  */
-export async function* mapBedrockStream(
-  messages: AsyncIterable<EventStreamMessage>,
-  context: BedrockStreamContext,
-): AsyncGenerator<StreamEvent, void, undefined> {
+export function createBedrockStreamMapper(context: BedrockStreamContext): BedrockStreamMapper {
   const open = new Map<number, OpenBlock>();
   const ids = new ToolCallIds();
   const blockIds = new Set<string>();
   let started = false;
+  let finished = false;
   let finish: FinishReason | undefined;
   let usage: Usage | undefined;
   let sawMetadata = false;
   let metadata: Record<string, unknown> = {};
+  const { providerId } = context;
 
-  const start = (): StreamEvent[] => {
-    if (started) return [];
+  const start = (out: StreamEvent[]): void => {
+    if (started) return;
     started = true;
-    return [
-      {
-        type: 'message-start',
-        model: context.model,
-        ...(context.requestId === undefined ? {} : { id: context.requestId }),
-      },
-    ];
+    out.push({
+      type: 'message-start',
+      model: context.model,
+      ...(context.requestId === undefined ? {} : { id: context.requestId }),
+    });
   };
   const newBlockId = (index: number): string => {
     let blockId = String(index);
@@ -93,162 +101,229 @@ export async function* mapBedrockStream(
     blockIds.add(blockId);
     return blockId;
   };
+  const messageEnd = (out: StreamEvent[], reason: FinishReason): void => {
+    finished = true;
+    const providerMetadata: ProviderMetadata | undefined =
+      Object.keys(metadata).length === 0 ? undefined : { [BEDROCK_PROTOCOL_ID]: metadata };
+    out.push({
+      type: 'message-end',
+      finishReason: reason,
+      usage: usage ?? mapBedrockUsage(undefined),
+      ...(providerMetadata === undefined ? {} : { providerMetadata }),
+    });
+  };
 
-  for await (const message of messages) {
-    const messageType = message.headers[':message-type'] ?? 'event';
-    if (messageType !== 'event') {
-      const type = message.headers[':exception-type'] ?? message.headers[':error-code'] ?? 'internalServerException';
-      const payload = parseJson(message.payload, type, context.providerId);
-      const parsed = bedrockExceptionSchema.safeParse(payload);
-      const fields = parsed.success ? parsed.data : {};
-      const text = fields.message ?? fields.Message ?? message.headers[':error-message'];
-      yield {
-        type: 'error',
-        error: bedrockStreamError(
-          type,
-          { ...fields, ...(text === undefined ? {} : { message: text }) },
-          context.providerId,
-        ),
-      };
-      return;
-    }
-    const eventType = message.headers[':event-type'] ?? '';
-    const payload = parseJson(message.payload, eventType, context.providerId);
-    switch (eventType) {
-      case 'messageStart':
-        yield* start();
-        break;
-      case 'contentBlockStart': {
-        const event = parse(contentBlockStartEventSchema, payload, eventType, context.providerId);
-        const toolUse = event.start?.toolUse;
-        if (toolUse === undefined) break;
-        yield* start();
-        yield* close(open, event.contentBlockIndex);
-        const block: OpenBlock = {
-          kind: 'tool',
-          blockId: newBlockId(event.contentBlockIndex),
-          toolCallId: ids.next(toolUse.toolUseId, event.contentBlockIndex),
-          toolName: toolUse.name ?? '',
-          input: createToolInputBuffer(),
-        };
-        open.set(event.contentBlockIndex, block);
-        yield {
-          type: 'tool-call-start',
-          blockId: block.blockId,
-          toolCallId: block.toolCallId,
-          toolName: block.toolName,
-        };
-        break;
+  const exception = (message: EventStreamMessage, out: StreamEvent[]): void => {
+    finished = true;
+    const type = message.headers[':exception-type'] ?? message.headers[':error-code'] ?? 'internalServerException';
+    const payload = parseJson(message.payload, type, providerId);
+    const parsed = bedrockExceptionSchema.safeParse(payload);
+    const fields = parsed.success ? parsed.data : {};
+    const text = fields.message ?? fields.Message ?? message.headers[':error-message'];
+    out.push({
+      type: 'error',
+      error: bedrockStreamError(type, { ...fields, ...(text === undefined ? {} : { message: text }) }, providerId),
+    });
+  };
+
+  const delta = (event: ContentBlockDeltaEvent, out: StreamEvent[]): void => {
+    const index = event.contentBlockIndex;
+    const change = event.delta;
+    start(out);
+    if (change.text !== undefined) {
+      const block = ensure(open, index, 'text', out, () => ({ kind: 'text', blockId: newBlockId(index) }));
+      if (change.text !== '') out.push({ type: 'text-delta', blockId: block.blockId, delta: change.text });
+    } else if (change.toolUse !== undefined) {
+      const block = ensure(open, index, 'tool', out, () => ({
+        kind: 'tool',
+        blockId: newBlockId(index),
+        toolCallId: ids.next(undefined, index),
+        toolName: '',
+        input: createToolInputBuffer(),
+      }));
+      const piece = change.toolUse.input ?? '';
+      if (block.kind === 'tool' && piece !== '') {
+        block.input.append(piece);
+        out.push({ type: 'tool-call-input-delta', blockId: block.blockId, delta: piece });
       }
-      case 'contentBlockDelta': {
-        const event = parse(contentBlockDeltaEventSchema, payload, eventType, context.providerId);
-        const index = event.contentBlockIndex;
-        const delta = event.delta;
-        yield* start();
-        if (delta.text !== undefined) {
-          const block = yield* ensure(open, index, 'text', () => ({ kind: 'text', blockId: newBlockId(index) }));
-          if (delta.text !== '') yield { type: 'text-delta', blockId: block.blockId, delta: delta.text };
-        } else if (delta.toolUse !== undefined) {
-          const block = yield* ensure(open, index, 'tool', () => {
-            const toolCallId = ids.next(undefined, index);
-            return {
-              kind: 'tool',
-              blockId: newBlockId(index),
-              toolCallId,
-              toolName: '',
-              input: createToolInputBuffer(),
-            };
+    } else if (change.reasoningContent?.redactedContent !== undefined) {
+      const block = ensure(open, index, 'redacted', out, () => ({
+        kind: 'redacted',
+        blockId: newBlockId(index),
+        parts: [],
+      }));
+      if (block.kind === 'redacted') block.parts.push(change.reasoningContent.redactedContent);
+    } else if (change.reasoningContent !== undefined) {
+      const block = ensure(open, index, 'thinking', out, () => ({ kind: 'thinking', blockId: newBlockId(index) }));
+      const { text, signature } = change.reasoningContent;
+      if (text !== undefined && text !== '') out.push({ type: 'thinking-delta', blockId: block.blockId, delta: text });
+      if (signature !== undefined && signature !== '') {
+        out.push({ type: 'thinking-signature-delta', blockId: block.blockId, delta: signature });
+      }
+    }
+  };
+
+  return {
+    get finished() {
+      return finished;
+    },
+
+    push(message, out) {
+      if (finished) return;
+      const messageType = message.headers[':message-type'] ?? 'event';
+      if (messageType !== 'event') {
+        exception(message, out);
+        return;
+      }
+      const eventType = message.headers[':event-type'] ?? '';
+      const payload = parseJson(message.payload, eventType, providerId);
+      switch (eventType) {
+        case 'contentBlockDelta':
+          // The hot path: one text (or reasoning) delta per token, checked without zod.
+          delta(fastDelta(payload) ?? parse(contentBlockDeltaEventSchema, payload, eventType, providerId), out);
+          break;
+        case 'messageStart':
+          start(out);
+          break;
+        case 'contentBlockStart': {
+          const event = parse(contentBlockStartEventSchema, payload, eventType, providerId);
+          const toolUse = event.start?.toolUse;
+          if (toolUse === undefined) break;
+          start(out);
+          close(open, event.contentBlockIndex, out);
+          const block: OpenBlock = {
+            kind: 'tool',
+            blockId: newBlockId(event.contentBlockIndex),
+            toolCallId: ids.next(toolUse.toolUseId, event.contentBlockIndex),
+            toolName: toolUse.name ?? '',
+            input: createToolInputBuffer(),
+          };
+          open.set(event.contentBlockIndex, block);
+          out.push({
+            type: 'tool-call-start',
+            blockId: block.blockId,
+            toolCallId: block.toolCallId,
+            toolName: block.toolName,
           });
-          const piece = delta.toolUse.input ?? '';
-          if (block.kind === 'tool' && piece !== '') {
-            block.input.append(piece);
-            yield { type: 'tool-call-input-delta', blockId: block.blockId, delta: piece };
+          break;
+        }
+        case 'contentBlockStop': {
+          const event = parse(contentBlockStopEventSchema, payload, eventType, providerId);
+          close(open, event.contentBlockIndex, out);
+          break;
+        }
+        case 'messageStop': {
+          const event = parse(messageStopEventSchema, payload, eventType, providerId);
+          start(out);
+          for (const index of [...open.keys()]) close(open, index, out);
+          finish = mapBedrockStopReason(event.stopReason);
+          if (event.additionalModelResponseFields !== undefined) {
+            metadata = { ...metadata, additionalModelResponseFields: event.additionalModelResponseFields };
           }
-        } else if (delta.reasoningContent?.redactedContent !== undefined) {
-          const block = yield* ensure(open, index, 'redacted', () => ({
-            kind: 'redacted',
-            blockId: newBlockId(index),
-            parts: [],
-          }));
-          if (block.kind === 'redacted') block.parts.push(delta.reasoningContent.redactedContent);
-        } else if (delta.reasoningContent !== undefined) {
-          const block = yield* ensure(open, index, 'thinking', () => ({
-            kind: 'thinking',
-            blockId: newBlockId(index),
-          }));
-          const { text, signature } = delta.reasoningContent;
-          if (text !== undefined && text !== '') yield { type: 'thinking-delta', blockId: block.blockId, delta: text };
-          if (signature !== undefined && signature !== '') {
-            yield { type: 'thinking-signature-delta', blockId: block.blockId, delta: signature };
+          break;
+        }
+        case 'metadata': {
+          const event = parse(metadataEventSchema, payload, eventType, providerId);
+          start(out);
+          sawMetadata = true;
+          if (event.usage !== undefined) {
+            usage = mapBedrockUsage(event.usage);
+            out.push({ type: 'usage', usage });
           }
+          if (event.metrics !== undefined) metadata = { ...metadata, metrics: event.metrics };
+          if (event.trace !== undefined) metadata = { ...metadata, trace: event.trace };
+          break;
         }
-        break;
+        default:
+          // A new event type: nothing to show, and never a reason to fail.
+          break;
       }
-      case 'contentBlockStop': {
-        const event = parse(contentBlockStopEventSchema, payload, eventType, context.providerId);
-        yield* close(open, event.contentBlockIndex);
-        break;
-      }
-      case 'messageStop': {
-        const event = parse(messageStopEventSchema, payload, eventType, context.providerId);
-        yield* start();
-        for (const index of [...open.keys()]) yield* close(open, index);
-        finish = mapBedrockStopReason(event.stopReason);
-        if (event.additionalModelResponseFields !== undefined) {
-          metadata = { ...metadata, additionalModelResponseFields: event.additionalModelResponseFields };
-        }
-        break;
-      }
-      case 'metadata': {
-        const event = parse(metadataEventSchema, payload, eventType, context.providerId);
-        yield* start();
-        sawMetadata = true;
-        if (event.usage !== undefined) {
-          usage = mapBedrockUsage(event.usage);
-          yield { type: 'usage', usage };
-        }
-        if (event.metrics !== undefined) metadata = { ...metadata, metrics: event.metrics };
-        if (event.trace !== undefined) metadata = { ...metadata, trace: event.trace };
-        break;
-      }
-      default:
-        // A new event type: nothing to show, and never a reason to fail.
-        break;
-    }
-    if (finish !== undefined && sawMetadata) break;
-  }
-  if (finish === undefined) return;
-  const providerMetadata: ProviderMetadata | undefined =
-    Object.keys(metadata).length === 0 ? undefined : { [BEDROCK_PROTOCOL_ID]: metadata };
-  yield {
-    type: 'message-end',
-    finishReason: finish,
-    usage: usage ?? mapBedrockUsage(undefined),
-    ...(providerMetadata === undefined ? {} : { providerMetadata }),
+      if (finish !== undefined && sawMetadata) messageEnd(out, finish);
+    },
+
+    end(out) {
+      if (!finished && finish !== undefined) messageEnd(out, finish);
+    },
   };
 }
 
+/**
+ * {@link createBedrockStreamMapper} over an async iterable of messages, one event at a time (for
+ * callers and tests that hold messages rather than network chunks; the adapter maps chunks).
+ */
+export async function* mapBedrockStream(
+  messages: AsyncIterable<EventStreamMessage>,
+  context: BedrockStreamContext,
+): AsyncGenerator<StreamEvent, void, undefined> {
+  const mapper = createBedrockStreamMapper(context);
+  const out: StreamEvent[] = [];
+  for await (const message of messages) {
+    mapper.push(message, out);
+    for (const event of out.splice(0)) yield event;
+    if (mapper.finished) return;
+  }
+  mapper.end(out);
+  yield* out;
+}
+
+type ContentBlockDeltaEvent = z.infer<typeof contentBlockDeltaEventSchema>;
+
+/**
+ * The payload as a `contentBlockDelta` when it has the shape of a text delta or a reasoning delta
+ * (what nearly every frame is) and the schema would accept it as is; otherwise undefined, and zod
+ * decides (and words the error).
+ */
+function fastDelta(payload: unknown): ContentBlockDeltaEvent | undefined {
+  if (typeof payload !== 'object' || payload === null) return undefined;
+  const event = payload as { contentBlockIndex?: unknown; delta?: unknown };
+  const change = event.delta as { text?: unknown; toolUse?: unknown; reasoningContent?: unknown } | null | undefined;
+  if (typeof event.contentBlockIndex !== 'number' || typeof change !== 'object' || change === null) return undefined;
+  if (change.toolUse !== undefined) return undefined;
+  if (typeof change.text === 'string') {
+    return change.reasoningContent === undefined ? (payload as ContentBlockDeltaEvent) : undefined;
+  }
+  const reasoning = change.reasoningContent as Record<string, unknown> | null | undefined;
+  if (change.text !== undefined || typeof reasoning !== 'object' || reasoning === null || Array.isArray(reasoning)) {
+    return undefined;
+  }
+  return isOptionalString(reasoning.text) &&
+    isOptionalString(reasoning.signature) &&
+    isOptionalString(reasoning.redactedContent)
+    ? (payload as ContentBlockDeltaEvent)
+    : undefined;
+}
+
+function isOptionalString(value: unknown): boolean {
+  return value === undefined || typeof value === 'string';
+}
+
 /** The open block at `index` if it is of `kind`; otherwise closes what is there and opens a new one. */
-function* ensure(
+function ensure(
   open: Map<number, OpenBlock>,
   index: number,
   kind: OpenBlock['kind'],
+  out: StreamEvent[],
   create: () => OpenBlock,
-): Generator<StreamEvent, OpenBlock, undefined> {
+): OpenBlock {
   const existing = open.get(index);
   if (existing?.kind === kind) return existing;
-  yield* close(open, index);
+  close(open, index, out);
   const block = create();
   open.set(index, block);
   switch (block.kind) {
     case 'text':
-      yield { type: 'text-start', blockId: block.blockId };
+      out.push({ type: 'text-start', blockId: block.blockId });
       break;
     case 'thinking':
-      yield { type: 'thinking-start', blockId: block.blockId };
+      out.push({ type: 'thinking-start', blockId: block.blockId });
       break;
     case 'tool':
-      yield { type: 'tool-call-start', blockId: block.blockId, toolCallId: block.toolCallId, toolName: block.toolName };
+      out.push({
+        type: 'tool-call-start',
+        blockId: block.blockId,
+        toolCallId: block.toolCallId,
+        toolName: block.toolName,
+      });
       break;
     case 'redacted':
       break;
@@ -256,40 +331,45 @@ function* ensure(
   return block;
 }
 
-function* close(open: Map<number, OpenBlock>, index: number): Generator<StreamEvent, void, undefined> {
+function close(open: Map<number, OpenBlock>, index: number, out: StreamEvent[]): void {
   const block = open.get(index);
   if (block === undefined) return;
   open.delete(index);
   switch (block.kind) {
     case 'text':
-      yield { type: 'text-end', blockId: block.blockId };
+      out.push({ type: 'text-end', blockId: block.blockId });
       break;
     case 'thinking':
-      yield { type: 'thinking-end', blockId: block.blockId };
+      out.push({ type: 'thinking-end', blockId: block.blockId });
       break;
     case 'redacted':
-      yield { type: 'redacted-thinking', blockId: block.blockId, data: block.parts.join('') };
+      out.push({ type: 'redacted-thinking', blockId: block.blockId, data: block.parts.join('') });
       break;
     case 'tool': {
       const parsed = block.input.parse();
-      yield {
+      out.push({
         type: 'tool-call-end',
         blockId: block.blockId,
         toolCallId: block.toolCallId,
         toolName: block.toolName,
         ...(parsed.ok ? { input: parsed.input } : { input: {}, inputError: parsed.error }),
-      };
+      });
       break;
     }
   }
 }
 
+/** One decoder for every payload: `TextDecoder` keeps no state between non-streaming calls. */
+const utf8 = new TextDecoder();
+
 function parseJson(payload: Uint8Array, eventType: string, providerId: string): unknown {
-  const text = new TextDecoder().decode(payload);
-  if (text.trim() === '') return {};
+  if (payload.byteLength === 0) return {};
+  const text = utf8.decode(payload);
   try {
     return JSON.parse(text);
   } catch (error) {
+    // A blank payload means no fields; checked only here, so the common case copies nothing.
+    if (text.trim() === '') return {};
     throw createLlmError({
       reason: 'server',
       providerId,

@@ -1,10 +1,10 @@
 import { linkAbortController } from '../../shared/abort.js';
 import type { AdapterSettings } from '../../shared/adapter-settings.js';
 import { createProviderFetch } from '../../shared/provider-fetch.js';
-import { readServerSentEvents } from '../../shared/read-event-stream.js';
 import { resolveApiKey } from '../../shared/resolve-api-key.js';
 import { withRetries } from '../../shared/retry-policy.js';
 import { sendRequest } from '../../shared/send-request.js';
+import { type StreamResponse, sendStreamRequest } from '../../shared/send-stream-request.js';
 import { DEFAULT_STALL_OPTIONS, withStallTimeouts } from '../../shared/stall-timeouts.js';
 import { streamWithRetries } from '../../shared/stream-with-retries.js';
 import { toLlmError } from '../../shared/to-llm-error.js';
@@ -17,7 +17,7 @@ import type { StreamEvent } from '../../spec/stream-event.js';
 import { buildCohereRequest, COHERE_PROTOCOL_ID } from './build-cohere-request.js';
 import { COHERE_ERROR_RULES, withCohereTokenCounts } from './cohere-errors.js';
 import { mapCohereResponse } from './cohere-response.js';
-import { mapCohereStream } from './cohere-stream-events.js';
+import { CohereStreamDecoder, decodeCohereEventStream } from './cohere-stream-events.js';
 import { cohereChatResponseSchema, cohereModelListSchema } from './cohere-wire-types.js';
 
 /** Settings of {@link createCohereProvider}. */
@@ -57,10 +57,15 @@ export function createCohereProvider(settings: CohereSettings = {}): LlmProvider
   });
   const retry = { providerId, rules: COHERE_ERROR_RULES, ...settings.retry };
 
-  async function send(
-    url: string,
-    init: { body?: unknown; signal: AbortSignal; callHeaders?: Record<string, string> | undefined; accept: string },
-  ): Promise<Response> {
+  type SendInit = {
+    body?: unknown;
+    signal: AbortSignal;
+    callHeaders?: Record<string, string> | undefined;
+    accept: string;
+  };
+
+  /** The headers, body, key and error table of a request; the key is read now, never at creation. */
+  function requestOptions(url: string, init: SendInit) {
     const key = settings.noApiKey
       ? undefined
       : resolveApiKey({
@@ -69,21 +74,39 @@ export function createCohereProvider(settings: CohereSettings = {}): LlmProvider
           envVarNames: settings.apiKeyEnvVars ?? COHERE_API_KEY_ENV_VARS,
           ...(settings.env === undefined ? {} : { env: settings.env }),
         });
+    return {
+      providerId,
+      url,
+      headers: {
+        ...settings.headers,
+        ...init.callHeaders,
+        accept: init.accept,
+        ...(key === undefined ? {} : { authorization: `Bearer ${key}` }),
+      },
+      ...(init.body === undefined ? { method: 'GET' } : { body: init.body }),
+      signal: init.signal,
+      errorRules: COHERE_ERROR_RULES,
+      ...(key === undefined ? {} : { knownSecrets: [key] }),
+    };
+  }
+
+  async function send(url: string, init: SendInit): Promise<Response> {
     try {
-      return await sendRequest({
-        providerId,
-        url,
-        headers: {
-          ...settings.headers,
-          ...init.callHeaders,
-          accept: init.accept,
-          ...(key === undefined ? {} : { authorization: `Bearer ${key}` }),
-        },
-        ...(init.body === undefined ? { method: 'GET' } : { body: init.body }),
-        signal: init.signal,
-        fetch,
-        errorRules: COHERE_ERROR_RULES,
-        ...(key === undefined ? {} : { knownSecrets: [key] }),
+      return await sendRequest({ ...requestOptions(url, init), fetch });
+    } catch (error) {
+      throw withCohereTokenCounts(toLlmError(error, { providerId, url, signal: init.signal }));
+    }
+  }
+
+  /**
+   * A streaming request through undici's `request()` (no WHATWG `Response`/`ReadableStream`, which
+   * costs a stream close to a millisecond of CPU), with the same headers and error classification.
+   */
+  async function sendStream(url: string, init: SendInit): Promise<StreamResponse> {
+    try {
+      return await sendStreamRequest({
+        ...requestOptions(url, init),
+        ...(settings.dispatcher === undefined ? {} : { dispatcher: settings.dispatcher }),
       });
     } catch (error) {
       throw withCohereTokenCounts(toLlmError(error, { providerId, url, signal: init.signal }));
@@ -98,15 +121,14 @@ export function createCohereProvider(settings: CohereSettings = {}): LlmProvider
 
     streamMessage(request: LlmRequest, options: LlmCallOptions = {}): AsyncIterable<StreamEvent> {
       return streamWithRetries(
-        async function* (_attempt, signal) {
-          const response = await send(`${base}/v2/chat`, {
+        async (_attempt, signal) => {
+          const response = await sendStream(`${base}/v2/chat`, {
             body: buildCohereRequest(request, true),
             signal,
             callHeaders: options.headers,
             accept: 'text/event-stream',
           });
-          if (response.body === null) throw new NetworkError({ providerId, message: 'Cohere sent an empty stream.' });
-          yield* mapCohereStream(readServerSentEvents(response.body), { providerId, model: request.model });
+          return decodeCohereEventStream(response.body, new CohereStreamDecoder({ providerId, model: request.model }));
         },
         { ...retry, ...withSignal(options), ...(settings.stall === undefined ? {} : { stall: settings.stall }) },
       );

@@ -1,19 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { assembleMessage } from '../../shared/message-assembler.js';
-import type { SseEvent } from '../../shared/sse-parser.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
 import { expectWellFormed } from './cohere.test.helpers.js';
-import { mapCohereStream, ToolCallIds } from './cohere-stream-events.js';
+import { CohereStreamDecoder, decodeCohereEventStream, ToolCallIds } from './cohere-stream-events.js';
 
 async function map(...payloads: unknown[]): Promise<StreamEvent[]> {
-  async function* source(): AsyncGenerator<SseEvent> {
-    for (const payload of payloads) {
-      const data = typeof payload === 'string' ? payload : JSON.stringify(payload);
-      yield { data } as SseEvent;
-    }
-  }
+  const decoder = new CohereStreamDecoder({ providerId: 'cohere', model: 'command-a' });
   const events: StreamEvent[] = [];
-  for await (const event of mapCohereStream(source(), { providerId: 'cohere', model: 'command-a' })) events.push(event);
+  for (const payload of payloads) {
+    decoder.push(typeof payload === 'string' ? payload : JSON.stringify(payload), events);
+  }
   return events;
 }
 
@@ -22,7 +18,7 @@ const end = (finish_reason = 'COMPLETE') => ({
   delta: { finish_reason, usage: { tokens: { input_tokens: 3, output_tokens: 2 } } },
 });
 
-describe('mapCohereStream', () => {
+describe('CohereStreamDecoder', () => {
   it('takes the whole arguments when tool-call-start already carries them', async () => {
     const events = await map(
       { type: 'message-start', id: 'm1' },
@@ -98,6 +94,56 @@ describe('mapCohereStream', () => {
   it('ignores unknown events, blank data and [DONE]', async () => {
     const events = await map({ type: 'debug', prompt: 'x' }, '', '[DONE]', end());
     expect(events.map((event) => event.type)).toEqual(['message-start', 'message-end']);
+  });
+});
+
+describe('decodeCohereEventStream', () => {
+  const encoder = new TextEncoder();
+  const sse = (value: unknown) =>
+    `event: ${(value as { type?: string }).type ?? 'x'}\ndata: ${typeof value === 'string' ? value : JSON.stringify(value)}\n\n`;
+  const text = (piece: string) => ({
+    type: 'content-delta',
+    index: 0,
+    delta: { message: { content: { text: piece } } },
+  });
+
+  /** Decodes network chunks; the batches, what was thrown, and how far the body was read. */
+  async function decode(chunks: string[]) {
+    const state = { read: 0, finished: false };
+    async function* body() {
+      for (const chunk of chunks) {
+        state.read += 1;
+        yield encoder.encode(chunk);
+      }
+      state.finished = true;
+    }
+    const batches: StreamEvent[][] = [];
+    let thrown: unknown;
+    try {
+      const decoder = new CohereStreamDecoder({ providerId: 'cohere', model: 'command-a' });
+      for await (const batch of decodeCohereEventStream(body(), decoder)) batches.push([...(batch as StreamEvent[])]);
+    } catch (error) {
+      thrown = error;
+    }
+    return { batches, thrown, state };
+  }
+
+  it('yields one batch per network chunk, and reads the body to its end after message-end', async () => {
+    const { batches, thrown, state } = await decode([
+      sse({ type: 'message-start', id: 'm1' }) + sse(text('a')) + sse(text('b')),
+      sse(end()),
+      sse(text('late')),
+    ]);
+    expect(thrown).toBeUndefined();
+    expect(batches.map((batch) => batch.length)).toEqual([4, 2]);
+    expect(state).toEqual({ read: 3, finished: true });
+    expectWellFormed(batches.flat());
+  });
+
+  it('hands out the events decoded before a bad payload, then throws its error', async () => {
+    const { batches, thrown } = await decode([sse(text('a')) + sse('{"type": "content-delta", ') + sse(text('b'))]);
+    expect(batches.flat().map((event) => event.type)).toEqual(['message-start', 'text-start', 'text-delta']);
+    expect(thrown).toMatchObject({ reason: 'server', isRetryable: true });
   });
 });
 

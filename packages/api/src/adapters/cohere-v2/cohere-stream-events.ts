@@ -1,15 +1,19 @@
-import type { SseEvent } from '../../shared/sse-parser.js';
+import { createSseParser } from '../../shared/sse-parser.js';
+import type { StreamEventBatch } from '../../shared/stream-with-retries.js';
 import { createToolInputBuffer, type ToolInputBuffer } from '../../shared/tool-input.js';
 import { createLlmError } from '../../spec/create-llm-error.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
 import { COHERE_PROTOCOL_ID } from './build-cohere-request.js';
 import { cohereStreamError } from './cohere-errors.js';
 import {
+  type CohereContentDelta,
   type CohereStreamEvent,
   type CohereUsage,
   cohereContentDeltaSchema,
   cohereStreamEventSchema,
   cohereToolCallDeltaSchema,
+  isPlainContent,
+  isPlainEvent,
 } from './cohere-wire-types.js';
 import { mapCohereFinishReason } from './map-cohere-finish-reason.js';
 import { mapCohereUsage } from './map-cohere-usage.js';
@@ -48,150 +52,226 @@ export function cohereMessageMetadata(
 }
 
 /**
- * Maps Cohere v2 chat-stream events to block-scoped stream events:
+ * Maps Cohere v2 chat-stream events to block-scoped stream events, one SSE `data` payload at a time
+ * (events are pushed to the array given, so an event costs no generator and a network chunk's events
+ * go out as one batch):
  * `content-start` / `content-delta` / `content-end` are text or thinking blocks (`content-<index>`);
  * `tool-plan-delta` pieces form one text block (`tool-plan`, closed when anything else begins) whose
  * `cohere.toolPlan` metadata marks it, so it goes back as `tool_plan`; `tool-call-start` (id, name,
  * maybe a first piece of arguments) / `tool-call-delta` / `tool-call-end` are tool calls
  * (`tool-<index>`, input parsed at the end, `{}` when no argument text came); citations and debug
  * events are ignored. `message-end` gives the finish reason and usage; with an `error` text it is an
- * `error` event instead. A stream without `message-end` yields none, which the retry layer reports as
- * a cut connection. An event that is not JSON is a retryable `server` error.
+ * `error` event instead; either way the decoder is {@link CohereStreamDecoder.done} and ignores what
+ * follows. A stream without `message-end` pushes none, which the retry layer reports as a cut
+ * connection. An event that is not JSON (or not an event) throws a retryable `server` error.
  *
  * @see https://docs.cohere.com/reference/chat-stream
  * @see https://docs.cohere.com/v2/docs/streaming
  */
-export async function* mapCohereStream(
-  events: AsyncIterable<SseEvent>,
-  context: { providerId: string; model: string },
-): AsyncGenerator<StreamEvent, void, undefined> {
-  const open = new Map<string, OpenBlock>();
-  const ids = new ToolCallIds();
-  let started = false;
-  const start = (id?: string): StreamEvent[] => {
-    if (started) return [];
-    started = true;
-    return [{ type: 'message-start', model: context.model, ...(id === undefined ? {} : { id }) }];
-  };
+export class CohereStreamDecoder {
+  private readonly open = new Map<string, OpenBlock>();
+  private readonly ids = new ToolCallIds();
+  private started = false;
+  private finished = false;
+  /** `content-<index>` strings by index, so a delta does not build its block id again. */
+  private readonly contentIds: string[] = [];
 
-  for await (const sse of events) {
-    if (sse.data.trim() === '' || sse.data === '[DONE]') continue;
-    const event = parseEvent(sse.data, context.providerId);
-    const delta = event.delta;
+  constructor(private readonly context: { providerId: string; model: string }) {}
+
+  /** Whether `message-end` came (the message ended or failed); later events are ignored. */
+  get done(): boolean {
+    return this.finished;
+  }
+
+  /** Maps one SSE `data` payload; blank data and `[DONE]` are skipped. */
+  push(data: string, out: StreamEvent[]): void {
+    if (this.finished || isBlank(data) || data === '[DONE]') return;
+    const event = parseEvent(data, this.context.providerId);
+    const open = this.open;
     switch (event.type) {
-      case 'message-start':
-        yield* start(event.id);
-        break;
-      case 'content-start': {
-        yield* start();
-        yield* closePlan(open);
-        const content = contentOf(event);
-        const kind = content?.type === 'thinking' ? 'thinking' : 'text';
-        const blockId = `content-${event.index ?? 0}`;
-        yield* close(open, blockId);
-        open.set(blockId, contentBlock(kind, blockId));
-        yield { type: kind === 'thinking' ? 'thinking-start' : 'text-start', blockId };
-        const first = kind === 'thinking' ? content?.thinking : content?.text;
-        if (first !== undefined && first !== '') yield deltaEvent(kind, blockId, first);
-        break;
-      }
       case 'content-delta': {
-        yield* start();
-        const blockId = `content-${event.index ?? 0}`;
+        this.start(out);
+        const blockId = this.contentBlockId(event.index);
         const content = contentOf(event);
         const kind = content?.thinking !== undefined ? 'thinking' : 'text';
         if (open.get(blockId)?.kind !== kind) {
-          yield* closePlan(open);
-          yield* close(open, blockId);
+          close(open, TOOL_PLAN_BLOCK_ID, out);
+          close(open, blockId, out);
           open.set(blockId, contentBlock(kind, blockId));
-          yield { type: kind === 'thinking' ? 'thinking-start' : 'text-start', blockId };
+          out.push({ type: kind === 'thinking' ? 'thinking-start' : 'text-start', blockId });
         }
         const piece = content?.thinking ?? content?.text ?? '';
-        if (piece !== '') yield deltaEvent(kind, blockId, piece);
+        if (piece !== '') out.push(deltaEvent(kind, blockId, piece));
+        break;
+      }
+      case 'message-start':
+        this.start(out, event.id);
+        break;
+      case 'content-start': {
+        this.start(out);
+        close(open, TOOL_PLAN_BLOCK_ID, out);
+        const content = contentOf(event);
+        const kind = content?.type === 'thinking' ? 'thinking' : 'text';
+        const blockId = this.contentBlockId(event.index);
+        close(open, blockId, out);
+        open.set(blockId, contentBlock(kind, blockId));
+        out.push({ type: kind === 'thinking' ? 'thinking-start' : 'text-start', blockId });
+        const first = kind === 'thinking' ? content?.thinking : content?.text;
+        if (first !== undefined && first !== '') out.push(deltaEvent(kind, blockId, first));
         break;
       }
       case 'content-end':
-        yield* close(open, `content-${event.index ?? 0}`);
+        close(open, this.contentBlockId(event.index), out);
         break;
       case 'tool-plan-delta': {
-        yield* start();
+        this.start(out);
         if (!open.has(TOOL_PLAN_BLOCK_ID)) {
           open.set(TOOL_PLAN_BLOCK_ID, { kind: 'text', blockId: TOOL_PLAN_BLOCK_ID });
-          yield {
+          out.push({
             type: 'text-start',
             blockId: TOOL_PLAN_BLOCK_ID,
             providerMetadata: { [COHERE_PROTOCOL_ID]: { toolPlan: true } },
-          };
+          });
         }
-        const piece = delta?.message?.tool_plan ?? '';
-        if (piece !== '') yield { type: 'text-delta', blockId: TOOL_PLAN_BLOCK_ID, delta: piece };
+        const piece = event.delta?.message?.tool_plan ?? '';
+        if (piece !== '') out.push({ type: 'text-delta', blockId: TOOL_PLAN_BLOCK_ID, delta: piece });
         break;
       }
       case 'tool-call-start': {
-        yield* start();
-        yield* closePlan(open);
+        this.start(out);
+        close(open, TOOL_PLAN_BLOCK_ID, out);
         const index = event.index ?? 0;
         const blockId = `tool-${index}`;
-        yield* close(open, blockId);
+        close(open, blockId, out);
         const call = toolCallOf(event);
         const block: OpenBlock = {
           kind: 'tool',
           blockId,
-          toolCallId: ids.next(call?.id, index),
+          toolCallId: this.ids.next(call?.id, index),
           toolName: call?.function?.name ?? '',
           input: createToolInputBuffer(),
         };
         open.set(blockId, block);
-        yield { type: 'tool-call-start', blockId, toolCallId: block.toolCallId, toolName: block.toolName };
-        yield* appendArguments(block, call?.function?.arguments);
+        out.push({ type: 'tool-call-start', blockId, toolCallId: block.toolCallId, toolName: block.toolName });
+        appendArguments(block, call?.function?.arguments, out);
         break;
       }
       case 'tool-call-delta': {
-        yield* start();
+        this.start(out);
         const index = event.index ?? 0;
         let block = open.get(`tool-${index}`);
         if (block?.kind !== 'tool') {
           block = {
             kind: 'tool',
             blockId: `tool-${index}`,
-            toolCallId: ids.next(undefined, index),
+            toolCallId: this.ids.next(undefined, index),
             toolName: '',
             input: createToolInputBuffer(),
           };
           open.set(block.blockId, block);
-          yield { type: 'tool-call-start', blockId: block.blockId, toolCallId: block.toolCallId, toolName: '' };
+          out.push({ type: 'tool-call-start', blockId: block.blockId, toolCallId: block.toolCallId, toolName: '' });
         }
-        yield* appendArguments(block, toolCallOf(event)?.function?.arguments);
+        appendArguments(block, toolCallOf(event)?.function?.arguments, out);
         break;
       }
       case 'tool-call-end':
-        yield* close(open, `tool-${event.index ?? 0}`);
+        close(open, `tool-${event.index ?? 0}`, out);
         break;
-      case 'message-end': {
-        yield* start();
-        for (const blockId of [...open.keys()]) yield* close(open, blockId);
-        if (delta?.error !== undefined && delta.error !== '') {
-          yield { type: 'error', error: cohereStreamError(delta.error, context.providerId) };
-          return;
-        }
-        const providerMetadata = cohereMessageMetadata(delta?.usage);
-        yield {
-          type: 'message-end',
-          finishReason: mapCohereFinishReason(delta?.finish_reason),
-          usage: mapCohereUsage(delta?.usage),
-          ...(providerMetadata === undefined ? {} : { providerMetadata }),
-        };
-        return;
-      }
+      case 'message-end':
+        this.end(event, out);
+        break;
       default:
         // citation-start / citation-end / debug and anything new: nothing to show, never a failure.
         break;
     }
   }
+
+  private end(event: CohereStreamEvent, out: StreamEvent[]): void {
+    this.start(out);
+    this.finished = true;
+    for (const blockId of [...this.open.keys()]) close(this.open, blockId, out);
+    const delta = event.delta;
+    if (delta?.error !== undefined && delta.error !== '') {
+      out.push({ type: 'error', error: cohereStreamError(delta.error, this.context.providerId) });
+      return;
+    }
+    const providerMetadata = cohereMessageMetadata(delta?.usage);
+    out.push({
+      type: 'message-end',
+      finishReason: mapCohereFinishReason(delta?.finish_reason),
+      usage: mapCohereUsage(delta?.usage),
+      ...(providerMetadata === undefined ? {} : { providerMetadata }),
+    });
+  }
+
+  private start(out: StreamEvent[], id?: string): void {
+    if (this.started) return;
+    this.started = true;
+    out.push({ type: 'message-start', model: this.context.model, ...(id === undefined ? {} : { id }) });
+  }
+
+  private contentBlockId(index: number | undefined): string {
+    const at = index ?? 0;
+    // Only small non-negative integers are cached; anything else is built each time.
+    if (!Number.isInteger(at) || at < 0 || at > 64) return `content-${at}`;
+    let id = this.contentIds[at];
+    if (id === undefined) {
+      id = `content-${at}`;
+      this.contentIds[at] = id;
+    }
+    return id;
+  }
 }
 
-function contentOf(event: CohereStreamEvent) {
-  const parsed = cohereContentDeltaSchema.safeParse(event.delta?.message?.content);
+/**
+ * Reads a Cohere `text/event-stream` body: each network chunk goes through the SSE parser straight
+ * into the decoder, and the events it produced are yielded as one batch (one async hop per network
+ * chunk, not per event). A payload the decoder rejects ends the stream with that error, after the
+ * events decoded before it. After `message-end` the rest of the body is still read (and ignored):
+ * returning early would cancel the body and undici would destroy the keep-alive socket.
+ */
+export async function* decodeCohereEventStream(
+  body: AsyncIterable<Uint8Array>,
+  decoder: CohereStreamDecoder,
+): AsyncGenerator<StreamEventBatch, void, undefined> {
+  let out: StreamEvent[] = [];
+  let failure: { error: unknown } | undefined;
+  const parser = createSseParser({
+    onEvent: (event) => {
+      if (failure !== undefined) return;
+      try {
+        decoder.push(event.data, out);
+      } catch (error) {
+        failure = { error };
+      }
+    },
+  });
+  for await (const bytes of body) {
+    parser.feed(bytes);
+    if (out.length > 0) {
+      const batch = out;
+      out = [];
+      yield batch;
+    }
+    if (failure !== undefined) throw failure.error;
+  }
+  parser.end();
+  if (out.length > 0) yield out;
+  if (failure !== undefined) throw failure.error;
+}
+
+/** Blank data (no characters, or only whitespace), skipped like a keep-alive; cheap for JSON data. */
+function isBlank(data: string): boolean {
+  if (data.length === 0) return true;
+  const first = data.charCodeAt(0);
+  // JSON starts with `{`; only data starting with whitespace can be all whitespace.
+  return first <= 32 || first === 0xa0 || first === 0xfeff || first >= 0x1680 ? data.trim() === '' : false;
+}
+
+function contentOf(event: CohereStreamEvent): CohereContentDelta | undefined {
+  const content = event.delta?.message?.content;
+  if (isPlainContent(content)) return content;
+  const parsed = cohereContentDeltaSchema.safeParse(content);
   return parsed.success ? parsed.data : undefined;
 }
 
@@ -208,36 +288,32 @@ function deltaEvent(kind: 'text' | 'thinking', blockId: string, delta: string): 
   return kind === 'thinking' ? { type: 'thinking-delta', blockId, delta } : { type: 'text-delta', blockId, delta };
 }
 
-function* appendArguments(block: OpenBlock, piece: string | undefined): Generator<StreamEvent, void, undefined> {
+function appendArguments(block: OpenBlock, piece: string | undefined, out: StreamEvent[]): void {
   if (block.kind !== 'tool' || piece === undefined || piece === '') return;
   block.input.append(piece);
-  yield { type: 'tool-call-input-delta', blockId: block.blockId, delta: piece };
+  out.push({ type: 'tool-call-input-delta', blockId: block.blockId, delta: piece });
 }
 
-function* closePlan(open: Map<string, OpenBlock>): Generator<StreamEvent, void, undefined> {
-  yield* close(open, TOOL_PLAN_BLOCK_ID);
-}
-
-function* close(open: Map<string, OpenBlock>, blockId: string): Generator<StreamEvent, void, undefined> {
+function close(open: Map<string, OpenBlock>, blockId: string, out: StreamEvent[]): void {
   const block = open.get(blockId);
   if (block === undefined) return;
   open.delete(blockId);
   if (block.kind === 'text') {
-    yield { type: 'text-end', blockId };
+    out.push({ type: 'text-end', blockId });
     return;
   }
   if (block.kind === 'thinking') {
-    yield { type: 'thinking-end', blockId };
+    out.push({ type: 'thinking-end', blockId });
     return;
   }
   const parsed = block.input.parse();
-  yield {
+  out.push({
     type: 'tool-call-end',
     blockId,
     toolCallId: block.toolCallId,
     toolName: block.toolName,
     ...(parsed.ok ? { input: parsed.input } : { input: {}, inputError: parsed.error }),
-  };
+  });
 }
 
 function parseEvent(data: string, providerId: string): CohereStreamEvent {
@@ -252,6 +328,8 @@ function parseEvent(data: string, providerId: string): CohereStreamEvent {
       message: `Provider "${providerId}" sent a stream event that is not JSON: ${data.slice(0, 200)}`,
     });
   }
+  // The common shapes are checked by hand; zod (as costly as JSON.parse itself) decides the rest.
+  if (isPlainEvent(json)) return json;
   const parsed = cohereStreamEventSchema.safeParse(json);
   if (!parsed.success) {
     throw createLlmError({

@@ -28,6 +28,9 @@ export const cohereContentDeltaSchema = z.looseObject({
   thinking: z.string().optional(),
 });
 
+/** The `content` of a content event's message delta. */
+export type CohereContentDelta = z.infer<typeof cohereContentDeltaSchema>;
+
 /** The `tool_calls` of a `tool-call-start` / `tool-call-delta` event's message delta. */
 export const cohereToolCallDeltaSchema = toolCallSchema;
 
@@ -60,6 +63,46 @@ export const cohereStreamEventSchema = z.looseObject({
 
 /** One streamed event. */
 export type CohereStreamEvent = z.infer<typeof cohereStreamEventSchema>;
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isOptionalString(value: unknown): boolean {
+  return value === undefined || typeof value === 'string';
+}
+
+/**
+ * Whether a parsed stream event is one {@link cohereStreamEventSchema} accepts and passes through
+ * unchanged, checked by hand because nearly every event is a `content-delta` and zod costs about as
+ * much as `JSON.parse` on each. Events with `usage` (and any odd field) are left to the schema.
+ */
+export function isPlainEvent(value: unknown): value is CohereStreamEvent {
+  if (!isObject(value) || typeof value.type !== 'string' || !isOptionalString(value.id)) return false;
+  if (value.index !== undefined && typeof value.index !== 'number') return false;
+  const delta = value.delta;
+  if (delta === undefined) return true;
+  if (
+    !isObject(delta) ||
+    delta.usage !== undefined ||
+    !isOptionalString(delta.finish_reason) ||
+    !isOptionalString(delta.error)
+  ) {
+    return false;
+  }
+  const message = delta.message;
+  if (message === undefined) return true;
+  return isObject(message) && isOptionalString(message.role) && isOptionalString(message.tool_plan);
+}
+
+/** Whether a content delta is one {@link cohereContentDeltaSchema} passes through unchanged. */
+export function isPlainContent(value: unknown): value is CohereContentDelta {
+  return (
+    isObject(value) && isOptionalString(value.type) && isOptionalString(value.text) && isOptionalString(value.thinking)
+  );
+}
 
 /** A non-streamed chat response. */
 export const cohereChatResponseSchema = z.looseObject({

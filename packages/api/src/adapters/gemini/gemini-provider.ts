@@ -1,28 +1,22 @@
 import type { AdapterSettings } from '../../shared/adapter-settings.js';
 import { assembleMessage } from '../../shared/message-assembler.js';
 import { createProviderFetch, type FetchFunction } from '../../shared/provider-fetch.js';
-import { readServerSentEvents } from '../../shared/read-event-stream.js';
 import { resolveApiKey } from '../../shared/resolve-api-key.js';
 import { withRetries } from '../../shared/retry-policy.js';
 import { sendRequest } from '../../shared/send-request.js';
+import { sendStreamRequest } from '../../shared/send-stream-request.js';
 import { streamWithRetries } from '../../shared/stream-with-retries.js';
 import { toLlmError } from '../../shared/to-llm-error.js';
-import { NetworkError } from '../../spec/llm-error-classes.js';
 import type { LlmCallOptions, LlmProvider, ModelInfo } from '../../spec/provider.js';
 import type { LlmRequest } from '../../spec/request.js';
 import type { AssistantResponse } from '../../spec/response.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
+import { parseGeminiChunk, readGeminiStream } from './gemini-chunk.js';
 import { GEMINI_ERROR_RULES, refineGeminiError } from './gemini-errors.js';
 import { buildGeminiRequestBody } from './gemini-request.js';
 import { GeminiResponseMapper } from './gemini-stream.js';
 import type { GeminiToolSchemaMode } from './gemini-tools.js';
-import {
-  type GeminiRequestBody,
-  type GeminiResponse,
-  geminiModelListSchema,
-  geminiResponseSchema,
-  vertexModelListSchema,
-} from './gemini-wire.js';
+import { type GeminiRequestBody, geminiModelListSchema, vertexModelListSchema } from './gemini-wire.js';
 
 /** The Gemini API's base URL. */
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
@@ -128,16 +122,20 @@ export function createGeminiProvider(settings: GeminiSettings = {}): LlmProvider
     return { headers: { 'x-goog-api-key': key }, secrets: [key] };
   }
 
+  function modelUrl(request: LlmRequest, stream: boolean): string {
+    const model = encodeURIComponent(request.model.replace(/^models\//, ''));
+    return `${baseUrl}/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`;
+  }
+
+  /** `generateContent`: one JSON body, read through fetch. */
   async function post(
     request: LlmRequest,
     body: GeminiRequestBody,
-    stream: boolean,
     signal: AbortSignal,
     options: LlmCallOptions,
   ): Promise<{ response: Response; secrets: string[] }> {
     const auth = await authHeaders();
-    const model = encodeURIComponent(request.model.replace(/^models\//, ''));
-    const url = `${baseUrl}/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`;
+    const url = modelUrl(request, false);
     try {
       const response = await sendRequest({
         providerId,
@@ -155,6 +153,35 @@ export function createGeminiProvider(settings: GeminiSettings = {}): LlmProvider
     }
   }
 
+  /**
+   * `streamGenerateContent?alt=sse` on undici `request()`: the body arrives as raw byte chunks, with
+   * none of the per-read cost of a WHATWG `ReadableStream`.
+   */
+  async function postStream(
+    request: LlmRequest,
+    body: GeminiRequestBody,
+    signal: AbortSignal,
+    options: LlmCallOptions,
+  ): Promise<{ body: AsyncIterable<Uint8Array>; secrets: string[] }> {
+    const auth = await authHeaders();
+    const url = modelUrl(request, true);
+    try {
+      const response = await sendStreamRequest({
+        providerId,
+        url,
+        headers: { ...settings.headers, ...options.headers, ...auth.headers },
+        body,
+        signal,
+        ...(settings.dispatcher === undefined ? {} : { dispatcher: settings.dispatcher }),
+        errorRules: GEMINI_ERROR_RULES,
+        knownSecrets: auth.secrets,
+      });
+      return { body: response.body, secrets: auth.secrets };
+    } catch (error) {
+      throw refineGeminiError(toLlmError(error, { providerId, url, signal, rules: GEMINI_ERROR_RULES }));
+    }
+  }
+
   function buildBody(request: LlmRequest): GeminiRequestBody {
     return buildGeminiRequestBody(request, {
       providerId,
@@ -166,16 +193,10 @@ export function createGeminiProvider(settings: GeminiSettings = {}): LlmProvider
   function streamMessage(request: LlmRequest, options: LlmCallOptions = {}): AsyncIterable<StreamEvent> {
     const body = buildBody(request);
     return streamWithRetries(
-      async function* (_attempt, signal) {
-        const { response, secrets } = await post(request, body, true, signal, options);
-        const mapper = new GeminiResponseMapper({ providerId, knownSecrets: secrets });
-        for await (const event of readServerSentEvents(responseBody(response))) {
-          if (event.data.trim() === '') continue;
-          const events = [...mapper.push(parseChunk(event.data, providerId))];
-          yield* events;
-          if (events.some((item) => item.type === 'error')) return;
-        }
-        yield* mapper.end(true);
+      async (_attempt, signal) => {
+        const { body: stream, secrets } = await postStream(request, body, signal, options);
+        // One array of events per network chunk: streamWithRetries hands them out one by one.
+        return readGeminiStream(stream, new GeminiResponseMapper({ providerId, knownSecrets: secrets }), providerId);
       },
       { ...retry, providerId, rules: GEMINI_ERROR_RULES, ...callControls(options) },
     );
@@ -188,10 +209,10 @@ export function createGeminiProvider(settings: GeminiSettings = {}): LlmProvider
     return assembleMessage(
       streamWithRetries(
         async function* (_attempt, signal) {
-          const { response, secrets } = await post(request, body, false, signal, options);
+          const { response, secrets } = await post(request, body, signal, options);
           const mapper = new GeminiResponseMapper({ providerId, knownSecrets: secrets });
-          yield* mapper.push(parseChunk(await readText(response, providerId), providerId));
-          yield* mapper.end(false);
+          const events = mapper.push(parseGeminiChunk(await readText(response, providerId), providerId));
+          yield mapper.end(false, events);
         },
         { ...retry, providerId, rules: GEMINI_ERROR_RULES, ...callControls(options), stall: false },
       ),
@@ -301,35 +322,9 @@ export function createGeminiProvider(settings: GeminiSettings = {}): LlmProvider
 
 const MAX_MODEL_PAGES = 50;
 
-function responseBody(response: Response): AsyncIterable<Uint8Array> {
-  if (response.body === null) return (async function* () {})();
-  return response.body as unknown as AsyncIterable<Uint8Array>;
-}
-
 /** The whole body; a body cut short is a network failure (retried when nothing was shown yet). */
 async function readText(response: Response, providerId: string): Promise<string> {
   return response.text().catch((error: unknown) => {
     throw toLlmError(error, { providerId });
   });
-}
-
-/** One chunk or body as JSON; anything else means the response was cut or garbled in transit. */
-function parseChunk(text: string, providerId: string): GeminiResponse {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new NetworkError({
-      providerId,
-      message: `Provider "${providerId}" sent a response that is not complete JSON (${text.length} characters, starting ${JSON.stringify(text.slice(0, 80))}); the connection was probably cut.`,
-    });
-  }
-  const parsed = geminiResponseSchema.safeParse(Array.isArray(json) ? json[0] : json);
-  if (!parsed.success) {
-    throw new NetworkError({
-      providerId,
-      message: `Provider "${providerId}" sent a response of an unexpected shape: ${parsed.error.issues[0]?.message ?? 'invalid'}.`,
-    });
-  }
-  return parsed.data;
 }

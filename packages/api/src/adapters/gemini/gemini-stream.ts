@@ -62,7 +62,7 @@ export class GeminiResponseMapper {
   private finishRaw: string | undefined;
   private blockReason: string | undefined;
   private usage: GeminiUsageMetadata | undefined;
-  private failed = false;
+  private errored = false;
 
   constructor(private readonly options: GeminiResponseMapperOptions) {
     this.idToken = options.idToken ?? Math.random().toString(36).slice(2, 10);
@@ -73,49 +73,61 @@ export class GeminiResponseMapper {
     return this.finishRaw !== undefined || this.blockReason !== undefined;
   }
 
-  /** Events for one response object. */
-  *push(response: GeminiResponse): Generator<StreamEvent, void, undefined> {
-    if (this.failed) return;
+  /** Whether an `{error}` chunk arrived; the mapper ignores everything after it. */
+  get failed(): boolean {
+    return this.errored;
+  }
+
+  /**
+   * Appends the events for one response object to `out` and returns it. Events go into an array
+   * (not a generator) because streams map a whole network chunk in one synchronous pass.
+   */
+  push(response: GeminiResponse, out: StreamEvent[] = []): StreamEvent[] {
+    if (this.errored) return out;
     if (response.error !== undefined) {
-      this.failed = true;
-      yield { type: 'error', error: this.streamError(response.error) };
-      return;
+      this.errored = true;
+      out.push({ type: 'error', error: this.streamError(response.error) });
+      return out;
     }
     if (!this.started) {
       this.started = true;
-      yield {
+      out.push({
         type: 'message-start',
         ...(response.responseId === undefined ? {} : { id: response.responseId }),
         ...(response.modelVersion === undefined ? {} : { model: response.modelVersion }),
-      };
+      });
     }
     if (hasTokenCounts(response.usageMetadata)) this.usage = response.usageMetadata;
     if (response.promptFeedback?.blockReason !== undefined && (response.candidates?.length ?? 0) === 0) {
       this.blockReason = response.promptFeedback.blockReason;
     }
     const candidate = response.candidates?.[0];
-    for (const part of candidate?.content?.parts ?? []) yield* this.part(part);
+    const parts = candidate?.content?.parts;
+    if (parts !== undefined) for (const part of parts) this.part(part, out);
     if (candidate?.finishReason !== undefined) this.finishRaw = candidate.finishReason;
+    return out;
   }
 
   /**
    * Closes the message: the open block's end and `message-end`. When no finish reason arrived and
-   * `requireFinish` is set (streams), nothing is emitted, so the stream counts as cut short.
+   * `requireFinish` is set (streams), nothing is emitted, so the stream counts as cut short. Appends
+   * to `out` and returns it.
    */
-  *end(requireFinish: boolean): Generator<StreamEvent, void, undefined> {
-    if (this.failed || (requireFinish && !this.finished)) return;
-    if (!this.started) yield { type: 'message-start' };
-    yield* this.close();
+  end(requireFinish: boolean, out: StreamEvent[] = []): StreamEvent[] {
+    if (this.errored || (requireFinish && !this.finished)) return out;
+    if (!this.started) out.push({ type: 'message-start' });
+    this.close(out);
     const finishReason: FinishReason =
       this.blockReason !== undefined
         ? mapGeminiBlockReason(this.blockReason)
         : mapGeminiFinishReason(this.finishRaw, this.hasToolCalls);
-    yield { type: 'message-end', finishReason, usage: mapGeminiUsage(this.usage) };
+    out.push({ type: 'message-end', finishReason, usage: mapGeminiUsage(this.usage) });
+    return out;
   }
 
-  private *part(part: GeminiResponsePart): Generator<StreamEvent, void, undefined> {
+  private part(part: GeminiResponsePart, out: StreamEvent[]): void {
     if (part.functionCall !== undefined) {
-      yield* this.functionCall(part.functionCall, part.thoughtSignature);
+      this.functionCall(part.functionCall, part.thoughtSignature, out);
       return;
     }
     if (part.text === undefined && part.thought !== true) return;
@@ -127,93 +139,94 @@ export class GeminiResponseMapper {
         open.signature = part.thoughtSignature;
       } else if (kind === 'thinking' && part.thoughtSignature !== undefined) {
         // A thought part that carries only a signature is a thinking block of its own.
-        yield* this.close();
+        this.close(out);
         const blockId = this.openBlock(kind, part.thoughtSignature);
-        yield { type: 'thinking-start', blockId };
+        out.push({ type: 'thinking-start', blockId });
       }
       return;
     }
     if (open === undefined || open.kind !== kind || open.signature !== undefined) {
-      yield* this.close();
+      this.close(out);
       const blockId = this.openBlock(kind, undefined);
-      yield { type: kind === 'text' ? 'text-start' : 'thinking-start', blockId };
+      out.push({ type: kind === 'text' ? 'text-start' : 'thinking-start', blockId });
     }
     const current = this.open as Extract<OpenBlock, { kind: 'text' | 'thinking' }>;
-    yield { type: kind === 'text' ? 'text-delta' : 'thinking-delta', blockId: current.blockId, delta: text };
+    out.push({ type: kind === 'text' ? 'text-delta' : 'thinking-delta', blockId: current.blockId, delta: text });
     if (part.thoughtSignature !== undefined) current.signature = part.thoughtSignature;
   }
 
-  private *functionCall(
-    call: GeminiFunctionCall,
-    signature: string | undefined,
-  ): Generator<StreamEvent, void, undefined> {
+  private functionCall(call: GeminiFunctionCall, signature: string | undefined, out: StreamEvent[]): void {
     const open = this.open;
     if (open?.kind === 'tool' && call.name === undefined) {
       // The next piece of a call whose arguments are streamed.
       applyPartialArgs(open.args, call.partialArgs ?? []);
       if (signature !== undefined) open.signature ??= signature;
-      if (call.willContinue !== true) yield* this.close();
+      if (call.willContinue !== true) this.close(out);
       return;
     }
     if (call.name === undefined) return;
-    yield* this.close();
+    this.close(out);
     const blockId = String(this.nextBlock++);
     const toolCallId = this.uniqueId(call.id ?? `call_${this.idToken}_${blockId}`);
     this.hasToolCalls = true;
-    yield { type: 'tool-call-start', blockId, toolCallId, toolName: call.name };
+    out.push({ type: 'tool-call-start', blockId, toolCallId, toolName: call.name });
     if (call.willContinue === true) {
       const args = createPartialArguments();
       applyPartialArgs(args, call.partialArgs ?? []);
       this.open = { kind: 'tool', blockId, toolCallId, name: call.name, functionCallId: call.id, signature, args };
       return;
     }
-    yield* this.endToolCall(blockId, toolCallId, call.name, call.id, signature, readArguments(call.args));
+    this.endToolCall(blockId, toolCallId, call.name, call.id, signature, readArguments(call.args), out);
   }
 
-  private *endToolCall(
+  private endToolCall(
     blockId: string,
     toolCallId: string,
     toolName: string,
     functionCallId: string | undefined,
     signature: string | undefined,
     parsed: ToolInputParseResult,
-  ): Generator<StreamEvent, void, undefined> {
+    out: StreamEvent[],
+  ): void {
     const delta = parsed.ok ? JSON.stringify(parsed.input) : parsed.error.rawInput;
-    if (delta !== '' && delta !== '{}') yield { type: 'tool-call-input-delta', blockId, delta };
+    if (delta !== '' && delta !== '{}') out.push({ type: 'tool-call-input-delta', blockId, delta });
     const metadata = geminiMetadata({
       ...(signature === undefined ? {} : { thoughtSignature: signature }),
       ...(functionCallId === undefined ? {} : { functionCallId }),
     });
-    yield {
+    out.push({
       type: 'tool-call-end',
       blockId,
       toolCallId,
       toolName,
       ...(parsed.ok ? { input: parsed.input } : { input: {}, inputError: parsed.error }),
       ...(metadata === undefined ? {} : { providerMetadata: metadata }),
-    };
+    });
   }
 
-  private *close(): Generator<StreamEvent, void, undefined> {
+  private close(out: StreamEvent[]): void {
     const open = this.open;
     if (open === undefined) return;
     this.open = undefined;
     if (open.kind === 'tool') {
-      yield* this.endToolCall(
+      this.endToolCall(
         open.blockId,
         open.toolCallId,
         open.name,
         open.functionCallId,
         open.signature,
         checkToolInputValue(open.args.value),
+        out,
       );
       return;
     }
     const metadata = geminiMetadata(open.signature === undefined ? {} : { thoughtSignature: open.signature });
     const extra = metadata === undefined ? {} : { providerMetadata: metadata };
-    yield open.kind === 'text'
-      ? { type: 'text-end', blockId: open.blockId, ...extra }
-      : { type: 'thinking-end', blockId: open.blockId, ...extra };
+    out.push(
+      open.kind === 'text'
+        ? { type: 'text-end', blockId: open.blockId, ...extra }
+        : { type: 'thinking-end', blockId: open.blockId, ...extra },
+    );
   }
 
   private openBlock(kind: 'text' | 'thinking', signature: string | undefined): string {

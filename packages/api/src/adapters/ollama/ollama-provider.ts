@@ -1,9 +1,9 @@
 import type { AdapterSettings } from '../../shared/adapter-settings.js';
 import { assembleMessage } from '../../shared/message-assembler.js';
 import { createProviderFetch, type FetchFunction } from '../../shared/provider-fetch.js';
-import { readNdjson } from '../../shared/read-event-stream.js';
 import { withRetries } from '../../shared/retry-policy.js';
 import { sendRequest } from '../../shared/send-request.js';
+import { sendStreamRequest } from '../../shared/send-stream-request.js';
 import { streamWithRetries } from '../../shared/stream-with-retries.js';
 import { toLlmError } from '../../shared/to-llm-error.js';
 import { NetworkError } from '../../spec/llm-error-classes.js';
@@ -11,6 +11,7 @@ import type { LlmCallOptions, LlmProvider, ModelInfo } from '../../spec/provider
 import type { LlmRequest } from '../../spec/request.js';
 import type { AssistantResponse } from '../../spec/response.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
+import { readOllamaStream } from './ollama-chunk.js';
 import { OLLAMA_ERROR_RULES, refineOllamaError } from './ollama-errors.js';
 import { buildOllamaRequestBody } from './ollama-request.js';
 import { OllamaResponseMapper } from './ollama-stream.js';
@@ -87,6 +88,35 @@ export function createOllamaProvider(settings: OllamaSettings = {}): LlmProvider
     }
   }
 
+  /**
+   * The streaming `/api/chat` on undici `request()`: the body arrives as raw byte chunks, with none
+   * of the per-read cost of a WHATWG `ReadableStream`.
+   */
+  async function sendStream(
+    url: string,
+    model: string,
+    body: unknown,
+    signal: AbortSignal,
+    options: LlmCallOptions,
+  ): Promise<AsyncIterable<Uint8Array>> {
+    const auth = authHeaders();
+    try {
+      const response = await sendStreamRequest({
+        providerId,
+        url,
+        headers: { ...settings.headers, ...options.headers, ...auth.headers },
+        body,
+        signal,
+        ...(settings.dispatcher === undefined ? {} : { dispatcher: settings.dispatcher }),
+        errorRules: OLLAMA_ERROR_RULES,
+        knownSecrets: auth.secrets,
+      });
+      return response.body;
+    } catch (error) {
+      throw refineOllamaError(toLlmError(error, { providerId, url, signal, rules: OLLAMA_ERROR_RULES }), model);
+    }
+  }
+
   function bodyFor(request: LlmRequest, stream: boolean) {
     return buildOllamaRequestBody(request, {
       providerId,
@@ -107,18 +137,10 @@ export function createOllamaProvider(settings: OllamaSettings = {}): LlmProvider
 
   function streamMessage(request: LlmRequest, options: LlmCallOptions = {}): AsyncIterable<StreamEvent> {
     const body = bodyFor(request, true);
-    return streamWithRetries(async function* (_attempt, signal) {
-      const response = await send(`${baseUrl}/api/chat`, request.model, body, signal, options);
-      const mapper = new OllamaResponseMapper({ providerId, model: request.model });
-      // A line that is not JSON is skipped; a stream that then never says `done` still fails as cut.
-      for await (const value of readNdjson(responseBody(response))) {
-        const parsed = ollamaChatResponseSchema.safeParse(value);
-        if (!parsed.success) continue;
-        const events = [...mapper.push(parsed.data)];
-        yield* events;
-        if (events.some((event) => event.type === 'error')) return;
-      }
-      yield* mapper.end(true);
+    return streamWithRetries(async (_attempt, signal) => {
+      const stream = await sendStream(`${baseUrl}/api/chat`, request.model, body, signal, options);
+      // One array of events per network chunk: streamWithRetries hands them out one by one.
+      return readOllamaStream(stream, new OllamaResponseMapper({ providerId, model: request.model }));
     }, callControls(options));
   }
 
@@ -131,8 +153,8 @@ export function createOllamaProvider(settings: OllamaSettings = {}): LlmProvider
         async function* (_attempt, signal) {
           const response = await send(`${baseUrl}/api/chat`, request.model, body, signal, options);
           const mapper = new OllamaResponseMapper({ providerId, model: request.model });
-          yield* mapper.push(parseBody(await readText(response, providerId), providerId));
-          yield* mapper.end(false);
+          const events = mapper.push(parseBody(await readText(response, providerId), providerId));
+          yield mapper.end(false, events);
         },
         { ...callControls(options), stall: false },
       ),
@@ -156,11 +178,6 @@ export function createOllamaProvider(settings: OllamaSettings = {}): LlmProvider
   }
 
   return { id: providerId, name: settings.providerName ?? 'Ollama', createMessage, streamMessage, listModels };
-}
-
-function responseBody(response: Response): AsyncIterable<Uint8Array> {
-  if (response.body === null) return (async function* () {})();
-  return response.body as unknown as AsyncIterable<Uint8Array>;
 }
 
 async function readText(response: Response, providerId: string): Promise<string> {

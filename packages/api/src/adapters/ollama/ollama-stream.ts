@@ -37,86 +37,98 @@ export class OllamaResponseMapper {
   private readonly idToken: string;
   private hasToolCalls = false;
   private final: OllamaChatResponse | undefined;
-  private failed = false;
+  private errored = false;
 
   constructor(private readonly options: OllamaResponseMapperOptions) {
     this.idToken = options.idToken ?? Math.random().toString(36).slice(2, 10);
   }
 
-  /** Events for one reply line (or the whole reply). */
-  *push(line: OllamaChatResponse): Generator<StreamEvent, void, undefined> {
-    if (this.failed || this.final !== undefined) return;
+  /** Whether an `{error}` line arrived; the mapper ignores everything after it. */
+  get failed(): boolean {
+    return this.errored;
+  }
+
+  /**
+   * Appends the events for one reply line (or the whole reply) to `out` and returns it. Events go
+   * into an array (not a generator) because streams map a whole network chunk in one synchronous pass.
+   */
+  push(line: OllamaChatResponse, out: StreamEvent[] = []): StreamEvent[] {
+    if (this.errored || this.final !== undefined) return out;
     if (line.error !== undefined) {
-      this.failed = true;
-      yield {
+      this.errored = true;
+      out.push({
         type: 'error',
         error: ollamaStreamError(line.error, { providerId: this.options.providerId, model: this.options.model }),
-      };
-      return;
+      });
+      return out;
     }
     if (!this.started) {
       this.started = true;
-      yield { type: 'message-start', ...(line.model === undefined ? {} : { model: line.model }) };
+      out.push({ type: 'message-start', ...(line.model === undefined ? {} : { model: line.model }) });
     }
     const message = line.message;
-    if (message?.thinking !== undefined && message.thinking !== '') yield* this.delta('thinking', message.thinking);
-    if (message?.content !== undefined && message.content !== '') yield* this.delta('text', message.content);
-    for (const call of message?.tool_calls ?? []) yield* this.toolCall(call);
+    if (message !== undefined) {
+      if (message.thinking !== undefined && message.thinking !== '') this.delta('thinking', message.thinking, out);
+      if (message.content !== undefined && message.content !== '') this.delta('text', message.content, out);
+      if (message.tool_calls !== undefined) for (const call of message.tool_calls) this.toolCall(call, out);
+    }
     if (line.done === true) this.final = line;
+    return out;
   }
 
   /**
    * Closes the message. Without the `done: true` line and with `requireDone` set (streams), nothing
-   * is emitted, so the stream counts as cut short.
+   * is emitted, so the stream counts as cut short. Appends to `out` and returns it.
    */
-  *end(requireDone: boolean): Generator<StreamEvent, void, undefined> {
-    if (this.failed || (requireDone && this.final === undefined)) return;
-    if (!this.started) yield { type: 'message-start' };
-    yield* this.close();
+  end(requireDone: boolean, out: StreamEvent[] = []): StreamEvent[] {
+    if (this.errored || (requireDone && this.final === undefined)) return out;
+    if (!this.started) out.push({ type: 'message-start' });
+    this.close(out);
     const final = this.final ?? {};
-    yield {
+    out.push({
       type: 'message-end',
       finishReason: mapOllamaDoneReason(final.done_reason, this.hasToolCalls),
       usage: mapOllamaUsage(final),
-    };
+    });
+    return out;
   }
 
-  private *delta(kind: 'text' | 'thinking', text: string): Generator<StreamEvent, void, undefined> {
-    if (this.open?.kind !== kind) {
-      yield* this.close();
-      const blockId = String(this.nextBlock++);
-      this.open = { kind, blockId };
-      yield { type: kind === 'text' ? 'text-start' : 'thinking-start', blockId };
+  private delta(kind: 'text' | 'thinking', text: string, out: StreamEvent[]): void {
+    let open = this.open;
+    if (open?.kind !== kind) {
+      this.close(out);
+      open = { kind, blockId: String(this.nextBlock++) };
+      this.open = open;
+      out.push({ type: kind === 'text' ? 'text-start' : 'thinking-start', blockId: open.blockId });
     }
-    const blockId = this.open?.blockId ?? '';
-    yield { type: kind === 'text' ? 'text-delta' : 'thinking-delta', blockId, delta: text };
+    out.push({ type: kind === 'text' ? 'text-delta' : 'thinking-delta', blockId: open.blockId, delta: text });
   }
 
-  private *toolCall(call: OllamaResponseToolCall): Generator<StreamEvent, void, undefined> {
-    yield* this.close();
+  private toolCall(call: OllamaResponseToolCall, out: StreamEvent[]): void {
+    this.close(out);
     const blockId = String(this.nextBlock++);
     const toolCallId = this.uniqueId(call.id ?? `call_${this.idToken}_${blockId}`);
     const toolName = call.function.name;
     this.hasToolCalls = true;
-    yield { type: 'tool-call-start', blockId, toolCallId, toolName };
+    out.push({ type: 'tool-call-start', blockId, toolCallId, toolName });
     const parsed = readArguments(call.function.arguments);
     const delta = parsed.ok ? JSON.stringify(parsed.input) : parsed.error.rawInput;
-    if (delta !== '' && delta !== '{}') yield { type: 'tool-call-input-delta', blockId, delta };
-    yield {
+    if (delta !== '' && delta !== '{}') out.push({ type: 'tool-call-input-delta', blockId, delta });
+    out.push({
       type: 'tool-call-end',
       blockId,
       toolCallId,
       toolName,
       ...(parsed.ok ? { input: parsed.input } : { input: {}, inputError: parsed.error }),
       ...(call.id === undefined ? {} : { providerMetadata: { ollama: { toolCallId: call.id } } }),
-    };
+    });
   }
 
-  private *close(): Generator<StreamEvent, void, undefined> {
+  private close(out: StreamEvent[]): void {
     const open = this.open;
     if (open === undefined) return;
     this.open = undefined;
-    yield { type: open.kind === 'text' ? 'text-end' : 'thinking-end', blockId: open.blockId };
+    out.push({ type: open.kind === 'text' ? 'text-end' : 'thinking-end', blockId: open.blockId });
   }
 
   private uniqueId(id: string): string {

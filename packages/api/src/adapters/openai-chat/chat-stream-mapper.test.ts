@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../spec/stream-event.js';
-import { ChatStreamMapper, mergeReasoningDetails } from './chat-stream-mapper.js';
+import { ChatStreamMapper, decodeChatStream, mergeReasoningDetails } from './chat-stream-mapper.js';
 import { assemble, expectWellFormed } from './openai-chat.test.helpers.js';
 import type { ChatChunk } from './openai-chat-wire-types.js';
 
@@ -143,5 +143,57 @@ describe('mergeReasoningDetails', () => {
       { type: 'reasoning.summary', summary: 'xy' },
       { type: 'reasoning.text', text: 't' },
     ]);
+  });
+});
+
+describe('decodeChatStream', () => {
+  const encoder = new TextEncoder();
+  const sse = (value: unknown) => `data: ${typeof value === 'string' ? value : JSON.stringify(value)}\n\n`;
+
+  /** A body of the given network chunks that records how far it was read. */
+  function body(chunks: string[]) {
+    const state = { read: 0, finished: false };
+    async function* generate() {
+      for (const chunk of chunks) {
+        state.read += 1;
+        yield encoder.encode(chunk);
+      }
+      state.finished = true;
+    }
+    return { state, body: generate() };
+  }
+
+  async function decode(chunks: string[]) {
+    const source = body(chunks);
+    const batches: (readonly StreamEvent[])[] = [];
+    for await (const batch of decodeChatStream(source.body, mapper())) batches.push(batch as readonly StreamEvent[]);
+    return { batches, state: source.state };
+  }
+
+  it('yields one batch per network chunk that completed events, however the chunks split', async () => {
+    const wire = sse(delta({ content: 'a' })) + sse(delta({ content: 'bé' })) + sse(delta({}, 'stop')) + sse('[DONE]');
+    const whole = await decode([wire]);
+    expect(whole.batches).toHaveLength(1);
+    const split = await decode([wire.slice(0, 7), wire.slice(7, 150), wire.slice(150)]);
+    expect(split.batches.flat()).toEqual(whole.batches.flat());
+    expectWellFormed(whole.batches.flat());
+    expect(assemble(whole.batches.flat()).message.content).toEqual([{ type: 'text', text: 'abé' }]);
+  });
+
+  it('reads the body to its end after [DONE] (so the connection is kept), ignoring what follows', async () => {
+    const { batches, state } = await decode([
+      sse(delta({ content: 'a' })) + sse('[DONE]'),
+      sse(delta({ content: 'late' })),
+      '',
+    ]);
+    expect(state).toEqual({ read: 3, finished: true });
+    const events = batches.flat();
+    expect(events.at(-1)?.type).toBe('message-end');
+    expect(events.filter((event) => event.type === 'text-delta')).toHaveLength(1);
+  });
+
+  it('ends at the end of the body when a finish reason came without [DONE], and not otherwise', async () => {
+    expect((await decode([sse(delta({ content: 'a' }, 'stop'))])).batches.flat().at(-1)?.type).toBe('message-end');
+    expect((await decode([sse(delta({ content: 'a' }))])).batches.flat().at(-1)?.type).toBe('text-delta');
   });
 });

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { HttpErrorRule } from '../../shared/classify-http-error.js';
+import { createSseParser } from '../../shared/sse-parser.js';
+import type { StreamEventBatch } from '../../shared/stream-with-retries.js';
 import { createUsage } from '../../shared/usage.js';
 import type { ProviderMetadata } from '../../spec/provider-metadata.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
@@ -8,7 +10,7 @@ import { classifyStreamError } from './map-error.js';
 import { mapFinishReason } from './map-finish-reason.js';
 import { mapUsage, sameUsage } from './map-usage.js';
 import { OPENAI_CHAT_METADATA_KEY, type OpenAIChatReasoningField } from './openai-chat-settings.js';
-import type { ChatChunk, ChatDelta } from './openai-chat-wire-types.js';
+import { type ChatChunk, type ChatDelta, parseChunk } from './openai-chat-wire-types.js';
 import { ToolCallAssembler } from './tool-call-assembler.js';
 
 /** Options of {@link ChatStreamMapper}. */
@@ -238,6 +240,41 @@ export class ChatStreamMapper {
     if (this.reasoningDetails.length > 0) values.reasoning_details = this.reasoningDetails;
     return Object.keys(values).length === 0 ? undefined : { [OPENAI_CHAT_METADATA_KEY]: values };
   }
+}
+
+/**
+ * Reads a Chat Completions `text/event-stream` body into stream events: each network chunk goes
+ * through the SSE parser straight into the mapper, and the events it produced are yielded as one
+ * batch (one async hop per network chunk, not per event). After `[DONE]` or an error chunk the rest
+ * of the body is still read (and ignored) to its end: returning early would cancel the body and
+ * undici would destroy the keep-alive socket.
+ */
+export async function* decodeChatStream(
+  body: AsyncIterable<Uint8Array>,
+  mapper: ChatStreamMapper,
+): AsyncGenerator<StreamEventBatch, void, undefined> {
+  let out: StreamEvent[] = [];
+  const parser = createSseParser({
+    onEvent: (message) => {
+      if (mapper.done) return;
+      if (message.data === '[DONE]') {
+        mapper.finish(true, out);
+        return;
+      }
+      const chunk = parseChunk(message.data);
+      if (chunk !== undefined) mapper.push(chunk, out);
+    },
+  });
+  for await (const bytes of body) {
+    parser.feed(bytes);
+    if (out.length === 0) continue;
+    const batch = out;
+    out = [];
+    yield batch;
+  }
+  parser.end();
+  mapper.finish(false, out);
+  if (out.length > 0) yield out;
 }
 
 const CONCATENATED_DETAIL_FIELDS = ['text', 'summary', 'data'] as const;

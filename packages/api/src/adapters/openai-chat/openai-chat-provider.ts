@@ -1,9 +1,9 @@
 import { assembleMessage } from '../../shared/message-assembler.js';
 import { createProviderFetch } from '../../shared/provider-fetch.js';
-import { type ByteStream, readServerSentEvents } from '../../shared/read-event-stream.js';
 import { resolveApiKey } from '../../shared/resolve-api-key.js';
 import { withRetries } from '../../shared/retry-policy.js';
 import { type SendRequestOptions, sendRequest } from '../../shared/send-request.js';
+import { type StreamResponse, sendStreamRequest } from '../../shared/send-stream-request.js';
 import { streamWithRetries } from '../../shared/stream-with-retries.js';
 import { isLlmError } from '../../spec/llm-error.js';
 import { NetworkError } from '../../spec/llm-error-classes.js';
@@ -12,7 +12,7 @@ import type { LlmRequest } from '../../spec/request.js';
 import type { AssistantResponse } from '../../spec/response.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
 import { buildRequestBody } from './build-request-body.js';
-import { ChatStreamMapper } from './chat-stream-mapper.js';
+import { ChatStreamMapper, decodeChatStream } from './chat-stream-mapper.js';
 import { classifyStreamError, OPENAI_CHAT_ERROR_RULES, withOverflowTokenCounts } from './map-error.js';
 import {
   OPENAI_CHAT_DEFAULT_API_KEY_ENV_VARS,
@@ -21,7 +21,7 @@ import {
   type OpenAIChatSettings,
   resolveCompat,
 } from './openai-chat-settings.js';
-import { type ChatChunk, chunkSchema, modelListSchema, parseChunk } from './openai-chat-wire-types.js';
+import { type ChatChunk, chunkSchema, modelListSchema } from './openai-chat-wire-types.js';
 
 /**
  * Creates an {@link LlmProvider} for any OpenAI Chat Completions server: OpenAI, Azure OpenAI,
@@ -29,8 +29,8 @@ import { type ChatChunk, chunkSchema, modelListSchema, parseChunk } from './open
  * Fireworks, Cerebras, Perplexity, SiliconFlow, Volcengine, vLLM, LM Studio…. A server's quirks are
  * settings (`authStyle`, `query`, `compat`), not code paths per vendor.
  *
- * Requests go through `sendRequest` (undici, no cross-origin redirects) rather than the `openai`
- * SDK: the SDK keeps only `body.error` of an error response, so servers that answer
+ * Requests go through `sendRequest` (undici, no cross-origin redirects; streams through
+ * `sendStreamRequest`, undici's `request()` without a WHATWG body) rather than the `openai` SDK: the SDK keeps only `body.error` of an error response, so servers that answer
  * `{"object": "error", "message": …}` (vLLM, Mistral) lose their wording ("400 status code (no
  * body)") and context overflows go unrecognised; and its SSE iteration is several times slower than
  * the one-pass reader used here. The key is read when a request is made, never at creation.
@@ -83,6 +83,21 @@ export function createOpenAIChatProvider(settings: OpenAIChatSettings = {}): Llm
     };
   }
 
+  function requestHeaders(
+    auth: { headers: Record<string, string> },
+    callHeaders: Record<string, string> | undefined,
+    accept: string,
+    hasBody: boolean,
+  ): Record<string, string> {
+    return {
+      accept,
+      ...(hasBody ? { 'content-type': 'application/json' } : {}),
+      ...settings.headers,
+      ...callHeaders,
+      ...auth.headers,
+    };
+  }
+
   async function send(
     options: Pick<SendRequestOptions, 'url' | 'method' | 'body' | 'signal'>,
     callHeaders: Record<string, string> | undefined,
@@ -96,13 +111,34 @@ export function createOpenAIChatProvider(settings: OpenAIChatSettings = {}): Llm
         fetch,
         errorRules: rules,
         knownSecrets: auth.secrets,
-        headers: {
-          accept,
-          ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...settings.headers,
-          ...callHeaders,
-          ...auth.headers,
-        },
+        headers: requestHeaders(auth, callHeaders, accept, options.body !== undefined),
+      });
+    } catch (error) {
+      throw isLlmError(error) ? withOverflowTokenCounts(error) : error;
+    }
+  }
+
+  /**
+   * Sends a streaming request with undici's `request()` (no WHATWG `Response`/`ReadableStream`,
+   * which costs a stream close to a millisecond of CPU), same headers and error classification.
+   */
+  async function sendStream(
+    url: string,
+    body: string,
+    callHeaders: Record<string, string> | undefined,
+    signal: AbortSignal,
+  ): Promise<StreamResponse> {
+    const auth = credentials();
+    try {
+      return await sendStreamRequest({
+        providerId,
+        url,
+        body,
+        signal,
+        errorRules: rules,
+        knownSecrets: auth.secrets,
+        headers: requestHeaders(auth, callHeaders, 'text/event-stream', true),
+        ...(settings.dispatcher === undefined ? {} : { dispatcher: settings.dispatcher }),
       });
     } catch (error) {
       throw isLlmError(error) ? withOverflowTokenCounts(error) : error;
@@ -121,27 +157,11 @@ export function createOpenAIChatProvider(settings: OpenAIChatSettings = {}): Llm
       const url = urlOf('/chat/completions');
       let body: string | undefined;
       return streamWithRetries(
-        async function* openAttempt(_attempt, signal) {
+        async function openAttempt(_attempt, signal) {
           // Built lazily (once), so even a bad request ends as an error event, never a throw.
           body ??= JSON.stringify(buildRequestBody(request, { compat, providerId, stream: true }));
-          const response = await send({ url, body, signal }, options.headers, 'text/event-stream');
-          if (response.body === null) return;
-          const mapper = newMapper(url);
-          const events: StreamEvent[] = [];
-          for await (const message of readServerSentEvents(response.body as unknown as ByteStream)) {
-            if (message.data === '[DONE]') {
-              mapper.finish(true, events);
-              yield* events;
-              return;
-            }
-            const chunk = parseChunk(message.data);
-            if (chunk === undefined) continue;
-            mapper.push(chunk, events);
-            if (events.length > 0) yield* events.splice(0, events.length);
-            if (mapper.done) return;
-          }
-          mapper.finish(false, events);
-          yield* events;
+          const response = await sendStream(url, body, options.headers, signal);
+          return decodeChatStream(response.body, newMapper(url));
         },
         {
           ...retryOptions,

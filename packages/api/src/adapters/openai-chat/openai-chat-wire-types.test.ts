@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { modelListSchema, parseChunk } from './openai-chat-wire-types.js';
+import type { StreamEvent } from '../../spec/stream-event.js';
+import { ChatStreamMapper } from './chat-stream-mapper.js';
+import {
+  type ChatChunk,
+  chunkSchema,
+  isPlainDeltaChunk,
+  modelListSchema,
+  parseChunk,
+} from './openai-chat-wire-types.js';
 
 describe('parseChunk', () => {
   it('parses a chunk and keeps the fields the adapter reads', () => {
@@ -102,5 +110,81 @@ describe('modelListSchema', () => {
     });
     expect(wrapped).toEqual({ data: [{ id: 'a', created: 1, context_window: 8192 }, null] });
     expect(modelListSchema.parse([{ id: 'b', context_length: 1000 }])).toEqual([{ id: 'b', context_length: 1000 }]);
+  });
+});
+
+describe('isPlainDeltaChunk', () => {
+  const base = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', system_fingerprint: null };
+  const choice = (delta: unknown, extra: Record<string, unknown> = {}) => ({
+    ...base,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: null, ...extra }],
+  });
+
+  // The shapes of the recorded Groq, OpenAI and DeepSeek streams.
+  const plain: unknown[] = [
+    choice({ role: 'assistant', content: '', refusal: null }, { usage: null }),
+    { ...choice({ content: 'Int' }), usage: null, obfuscation: 'x' },
+    choice({ content: null, reasoning_content: 'We' }),
+    choice({ content: '.', reasoning_content: null }),
+    choice({}, { finish_reason: 'stop' }),
+    { ...base, choices: [] },
+    { ...base, choices: [{ index: 1, delta: { content: 'second' } }, { delta: { reasoning: 'r' } }] },
+    { choices: [{ delta: null }] },
+  ];
+
+  // Everything the schema would change, or the mapper reads from a field the fast check does not vouch for.
+  const notPlain: unknown[] = [
+    null,
+    [1],
+    'text',
+    { ...choice({ content: 'x' }), id: 42 },
+    { ...choice({ content: 'x' }), model: 7 },
+    { ...choice({ content: 'x' }), error: { message: 'boom' } },
+    { ...choice({ content: 'x' }), usage: { prompt_tokens: 1 } },
+    { ...choice({ content: 'x' }), x_groq: { id: 'req' } },
+    { ...choice({ content: 'x' }), citations: ['a'] },
+    { ...choice({ content: 'x' }), search_results: [] },
+    { ...base, choices: 'none' },
+    { ...base, choices: [null] },
+    choice({ content: 'x' }, { index: '0' }),
+    choice({ content: 'x' }, { finish_reason: 3 }),
+    choice({ content: 'x' }, { message: { content: 'y' } }),
+    choice([{ content: 'x' }]),
+    choice({ content: [{ type: 'text', text: 'x' }] }),
+    choice({ content: 1 }),
+    choice({ reasoning_content: 5 }),
+    choice({ reasoning: {} }),
+    choice({ refusal: 7 }),
+    choice({ role: 1 }),
+    choice({ tool_calls: [{ index: 0, function: { arguments: '{}' } }] }),
+    choice({ reasoning_details: [{ type: 'reasoning.text', text: 't' }] }),
+  ];
+
+  it('accepts the hot text and reasoning deltas, and nothing the schema would change', () => {
+    for (const value of plain) expect(isPlainDeltaChunk(value), JSON.stringify(value)).toBe(true);
+    for (const value of notPlain) expect(isPlainDeltaChunk(value), JSON.stringify(value)).toBe(false);
+  });
+
+  it('maps an accepted chunk to the same events as the schema-parsed chunk', () => {
+    const run = (parse: (value: unknown) => ChatChunk) => {
+      const mapper = new ChatStreamMapper({
+        providerId: 't',
+        reasoningFields: ['reasoning_content', 'reasoning'],
+        idSuffix: 'abcd',
+      });
+      const events: StreamEvent[] = [];
+      for (const value of plain) mapper.push(parse(value), events);
+      mapper.finish(true, events);
+      return events;
+    };
+    expect(run((value) => value as ChatChunk)).toEqual(run((value) => chunkSchema.parse(value)));
+  });
+
+  it('parseChunk gives what the schema gives for odd chunks', () => {
+    for (const value of notPlain.filter(
+      (entry) => typeof entry === 'object' && entry !== null && !Array.isArray(entry),
+    )) {
+      expect(parseChunk(JSON.stringify(value))).toEqual(chunkSchema.parse(value));
+    }
   });
 });

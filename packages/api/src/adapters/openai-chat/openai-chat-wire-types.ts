@@ -119,6 +119,10 @@ export type ChatUsage = z.infer<typeof usageSchema>;
 /**
  * Parses one SSE `data:` payload; `undefined` when it is not JSON or not an object (such a line is
  * skipped, so one bad line does not end a stream that is otherwise fine).
+ *
+ * Nearly every chunk of a stream is a plain text or reasoning delta; those are checked with
+ * {@link isPlainDeltaChunk} and used as parsed (zod costs about as much as `JSON.parse` itself, on
+ * every token). Anything else (tool calls, usage, errors, odd types) goes through the lenient schema.
  */
 export function parseChunk(data: string): ChatChunk | undefined {
   let value: unknown;
@@ -127,8 +131,66 @@ export function parseChunk(data: string): ChatChunk | undefined {
   } catch {
     return undefined;
   }
+  if (isPlainDeltaChunk(value)) return value;
   const parsed = chunkSchema.safeParse(value);
   return parsed.success ? parsed.data : undefined;
+}
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `undefined`, `null` or a string: what `optionalString` keeps unchanged. */
+function isNullishString(value: unknown): boolean {
+  return value === undefined || value === null || typeof value === 'string';
+}
+
+/**
+ * Whether a parsed chunk is one the schema would pass through unchanged in every field the stream
+ * mapper reads: no error, usage, citations or `x_groq`; choices that are objects with a `delta` of
+ * string (or null) text, reasoning, refusal and role, and no tool calls, content parts, reasoning
+ * details or `message`. Keys the schema would strip are never read by the mapper, so the raw object
+ * serves as the parsed chunk. When this says no, the schema decides.
+ */
+export function isPlainDeltaChunk(value: unknown): value is ChatChunk {
+  if (!isObject(value)) return false;
+  if (
+    !isNullishString(value.id) ||
+    !isNullishString(value.model) ||
+    (value.error !== undefined && value.error !== null) ||
+    (value.usage !== undefined && value.usage !== null) ||
+    (value.x_groq !== undefined && value.x_groq !== null) ||
+    (value.citations !== undefined && value.citations !== null) ||
+    (value.search_results !== undefined && value.search_results !== null)
+  ) {
+    return false;
+  }
+  const choices = value.choices;
+  if (choices === undefined || choices === null) return true;
+  if (!Array.isArray(choices)) return false;
+  for (const choice of choices) {
+    if (!isObject(choice)) return false;
+    const index = choice.index;
+    if (index !== undefined && index !== null && typeof index !== 'number') return false;
+    if (choice.message !== undefined || !isNullishString(choice.finish_reason)) return false;
+    const delta = choice.delta;
+    if (delta === undefined || delta === null) continue;
+    if (
+      !isObject(delta) ||
+      !isNullishString(delta.content) ||
+      !isNullishString(delta.reasoning_content) ||
+      !isNullishString(delta.reasoning) ||
+      !isNullishString(delta.refusal) ||
+      !isNullishString(delta.role) ||
+      (delta.tool_calls !== undefined && delta.tool_calls !== null) ||
+      (delta.reasoning_details !== undefined && delta.reasoning_details !== null)
+    ) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** One model of `GET /models`: OpenAI's `{id, created}` plus the context fields some vendors add. */

@@ -1,12 +1,13 @@
-import OpenAI from 'openai';
 import type { AdapterSettings } from '../../shared/adapter-settings.js';
 import { assembleMessage } from '../../shared/message-assembler.js';
 import { createProviderFetch } from '../../shared/provider-fetch.js';
-import { readServerSentEvents } from '../../shared/read-event-stream.js';
+import type { ByteStream } from '../../shared/read-event-stream.js';
 import { resolveApiKey } from '../../shared/resolve-api-key.js';
 import { withRetries } from '../../shared/retry-policy.js';
-import { streamWithRetries } from '../../shared/stream-with-retries.js';
-import { NetworkError } from '../../spec/llm-error-classes.js';
+import { sendRequest } from '../../shared/send-request.js';
+import { sendStreamRequest } from '../../shared/send-stream-request.js';
+import { createSseParser } from '../../shared/sse-parser.js';
+import { type StreamEventBatch, streamWithRetries } from '../../shared/stream-with-retries.js';
 import type { LlmCallOptions, LlmProvider, ModelInfo } from '../../spec/provider.js';
 import type { LlmRequest } from '../../spec/request.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
@@ -45,14 +46,15 @@ const DEFAULT_ENV_VARS = ['OPENAI_API_KEY'] as const;
 
 /**
  * Creates an {@link LlmProvider} for the OpenAI Responses API (`POST /responses`), also spoken by
- * Azure OpenAI (`authStyle: 'api-key'`) and other compatible servers. The `openai` SDK builds and
- * sends the request (auth, base URL, query, typed HTTP errors, with its own retries off: ours
- * honour `retry-after` and stop once content has streamed); the SSE body is read raw and decoded
- * in one pass (`readServerSentEvents`), not through the SDK's slower stream iterator.
- * `createMessage` assembles the same stream, so both give the same message. The key is read when a
- * request is made. Ambient `OPENAI_*` variables other than the key (`OPENAI_BASE_URL`,
- * `OPENAI_ORG_ID`, `OPENAI_PROJECT_ID`, `OPENAI_CUSTOM_HEADERS`) are ignored, so nothing meant for
- * one server leaks to another: pass `baseURL` and `headers`.
+ * Azure OpenAI (`authStyle: 'api-key'`) and other compatible servers. Streams are sent with undici's
+ * `request()` on the shared keep-alive agent (no SDK, no WHATWG fetch: a `ReadableStream` hop per
+ * network read is what a token stream pays for most) and decoded in one pass, one batch of stream
+ * events per network chunk; HTTP errors are classified with {@link OPENAI_RESPONSES_ERROR_RULES},
+ * our retries honour `retry-after` and stop once content has streamed. `createMessage` assembles the
+ * same stream, so both give the same message. The key is read when a request is made. Only the
+ * settings reach the server: ambient `OPENAI_*` variables other than the key (`OPENAI_BASE_URL`,
+ * `OPENAI_ORG_ID`, `OPENAI_PROJECT_ID`, `OPENAI_CUSTOM_HEADERS`) are never read, so nothing meant
+ * for one server leaks to another: pass `baseURL` and `headers`.
  *
  * @example
  * const openai = createOpenAIResponsesProvider({ reasoningSummary: 'auto' });
@@ -65,14 +67,15 @@ const DEFAULT_ENV_VARS = ['OPENAI_API_KEY'] as const;
 export function createOpenAIResponsesProvider(settings: OpenAIResponsesSettings = {}): LlmProvider {
   const providerId = settings.providerId ?? OPENAI_RESPONSES_METADATA_KEY;
   const baseURL = (settings.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-  const fetch = createProviderFetch({
-    providerId,
-    ...(settings.dispatcher === undefined ? {} : { dispatcher: settings.dispatcher }),
-  });
-  let cached: { key: string; client: OpenAI } | undefined;
+  const query = settings.query === undefined ? '' : `?${new URLSearchParams(settings.query).toString()}`;
+  const responsesUrl = `${baseURL}/responses${query}`;
+  const modelsUrl = `${baseURL}/models${query}`;
+  const dispatcher = settings.dispatcher === undefined ? {} : { dispatcher: settings.dispatcher };
+  const fetch = createProviderFetch({ providerId, ...dispatcher });
 
-  const client = (): OpenAI => {
-    const key = settings.noApiKey
+  /** The key of one call, resolved now (never at creation); empty with `noApiKey`. */
+  const resolveKey = (): string =>
+    settings.noApiKey
       ? ''
       : resolveApiKey({
           providerId,
@@ -80,22 +83,33 @@ export function createOpenAIResponsesProvider(settings: OpenAIResponsesSettings 
           envVarNames: settings.apiKeyEnvVars ?? DEFAULT_ENV_VARS,
           ...(settings.env === undefined ? {} : { env: settings.env }),
         });
-    if (cached?.key === key) return cached.client;
-    const created = new OpenAI({
-      apiKey: key === '' ? 'no-key' : key,
-      baseURL,
-      organization: null,
-      project: null,
-      maxRetries: 0,
-      fetch,
-      defaultHeaders: { ...ignoredEnvironmentHeaders(), ...authHeaders(settings, key), ...settings.headers },
-      ...(settings.query === undefined ? {} : { defaultQuery: settings.query }),
-    });
-    cached = { key, client: created };
-    return created;
-  };
 
   const retry = { providerId, rules: OPENAI_RESPONSES_ERROR_RULES, ...settings.retry };
+
+  async function openStream(
+    request: LlmRequest,
+    options: LlmCallOptions,
+    declaredToolNames: ReadonlySet<string>,
+    signal: AbortSignal,
+  ): Promise<AsyncIterable<StreamEventBatch>> {
+    const body = buildOpenAIResponsesRequest(request, {
+      store: settings.store ?? false,
+      reasoningSummary: settings.reasoningSummary,
+      providerId,
+    });
+    const key = resolveKey();
+    const response = await sendStreamRequest({
+      providerId,
+      url: responsesUrl,
+      headers: requestHeaders(settings, key, options.headers),
+      body: { ...body, stream: true },
+      signal,
+      errorRules: OPENAI_RESPONSES_ERROR_RULES,
+      knownSecrets: key === '' ? [] : [key],
+      ...dispatcher,
+    });
+    return decodeResponsesStream(response.body, new OpenAIResponsesStreamMapper({ providerId, declaredToolNames }));
+  }
 
   const provider: LlmProvider = {
     id: providerId,
@@ -103,40 +117,11 @@ export function createOpenAIResponsesProvider(settings: OpenAIResponsesSettings 
 
     streamMessage(request: LlmRequest, options: LlmCallOptions = {}): AsyncIterable<StreamEvent> {
       const declaredToolNames = new Set((request.tools ?? []).map((tool) => tool.name));
-      return streamWithRetries(
-        async function* open(_attempt, signal) {
-          const body = buildOpenAIResponsesRequest(request, {
-            store: settings.store ?? false,
-            reasoningSummary: settings.reasoningSummary,
-            providerId,
-          });
-          const response = await client()
-            .responses.create({ ...body, stream: true } as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, {
-              signal,
-              ...(options.headers === undefined ? {} : { headers: options.headers }),
-            })
-            .asResponse();
-          if (response.body === null) {
-            throw new NetworkError({ providerId, message: `Provider "${providerId}" answered with an empty body.` });
-          }
-          // One pass, no generator in between: each SSE event is mapped and its stream events yielded.
-          const mapper = new OpenAIResponsesStreamMapper({ providerId, declaredToolNames });
-          const out: StreamEvent[] = [];
-          for await (const event of readServerSentEvents(response.body)) {
-            const done = mapper.handle(event, out);
-            for (const produced of out) yield produced;
-            out.length = 0;
-            if (done) return;
-          }
-          mapper.finish(out);
-          yield* out;
-        },
-        {
-          ...retry,
-          ...(options.signal === undefined ? {} : { signal: options.signal }),
-          ...(settings.stall === undefined ? {} : { stall: settings.stall }),
-        },
-      );
+      return streamWithRetries((_attempt, signal) => openStream(request, options, declaredToolNames, signal), {
+        ...retry,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(settings.stall === undefined ? {} : { stall: settings.stall }),
+      });
     },
 
     createMessage(request, options = {}) {
@@ -146,9 +131,17 @@ export function createOpenAIResponsesProvider(settings: OpenAIResponsesSettings 
     listModels(options: LlmCallOptions = {}): Promise<ModelInfo[]> {
       return withRetries(
         async (_attempt, signal) => {
-          const response = await client()
-            .models.list({ signal, ...(options.headers === undefined ? {} : { headers: options.headers }) })
-            .asResponse();
+          const key = resolveKey();
+          const response = await sendRequest({
+            providerId,
+            url: modelsUrl,
+            method: 'GET',
+            headers: requestHeaders(settings, key, options.headers),
+            signal,
+            fetch,
+            errorRules: OPENAI_RESPONSES_ERROR_RULES,
+            knownSecrets: key === '' ? [] : [key],
+          });
           return toModelInfos(await response.json());
         },
         { ...retry, ...(options.signal === undefined ? {} : { signal: options.signal }) },
@@ -158,19 +151,59 @@ export function createOpenAIResponsesProvider(settings: OpenAIResponsesSettings 
   return provider;
 }
 
-function authHeaders(settings: OpenAIResponsesSettings, key: string): Record<string, string | null> {
-  if (settings.noApiKey) return { Authorization: null };
-  return settings.authStyle === 'api-key' ? { 'api-key': key, Authorization: null } : {};
-}
-
-/** The SDK adds `OPENAI_CUSTOM_HEADERS` to every request whatever the server: unset each of them. */
-function ignoredEnvironmentHeaders(): Record<string, null> {
-  const headers: Record<string, null> = {};
-  for (const line of (process.env.OPENAI_CUSTOM_HEADERS ?? '').split('\n')) {
-    const name = line.slice(0, line.indexOf(':')).trim();
-    if (line.includes(':') && name !== '') headers[name] = null;
+/**
+ * The headers of one request, names lowercased so later sources win whatever their case: JSON
+ * `content-type` and `accept`, the key (`authorization: Bearer` or Azure's `api-key`, none with
+ * `noApiKey`), then the settings' headers, then the call's (the same order the SDK merged them in).
+ */
+function requestHeaders(
+  settings: OpenAIResponsesSettings,
+  key: string,
+  callHeaders: Record<string, string> | undefined,
+): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
+  if (!settings.noApiKey) {
+    if (settings.authStyle === 'api-key') headers['api-key'] = key;
+    else headers.authorization = `Bearer ${key}`;
+  }
+  for (const source of [settings.headers, callHeaders]) {
+    if (source === undefined) continue;
+    for (const name in source) {
+      const value = source[name];
+      if (value !== undefined) headers[name.toLowerCase()] = value;
+    }
   }
   return headers;
+}
+
+/**
+ * Reads the SSE body into stream events in one pass: each network chunk goes through the SSE parser
+ * straight into the mapper, and the events of that chunk are yielded as one batch (one async hop per
+ * network chunk, not per event). The body is read to its end even after the terminal event: later
+ * events are ignored, and streamWithRetries drains the rest in the background, so the keep-alive
+ * connection goes back to the pool instead of being destroyed.
+ */
+async function* decodeResponsesStream(
+  body: ByteStream,
+  mapper: OpenAIResponsesStreamMapper,
+): AsyncGenerator<StreamEventBatch, void, undefined> {
+  let out: StreamEvent[] = [];
+  let done = false;
+  const parser = createSseParser({
+    onEvent: (event) => {
+      if (!done) done = mapper.handle(event, out);
+    },
+  });
+  for await (const chunk of body) {
+    parser.feed(chunk);
+    if (out.length === 0) continue;
+    const batch = out;
+    out = [];
+    yield batch;
+  }
+  parser.end();
+  if (!done) mapper.finish(out);
+  if (out.length > 0) yield out;
 }
 
 /** @see https://platform.openai.com/docs/api-reference/models/list */

@@ -1,0 +1,257 @@
+import type { LlmProvider, ModelInfo } from '../spec/provider.js';
+import { BUILTIN_ADAPTER_FACTORIES, isBuiltinAdapterId, type ProviderAdapterFactory } from './adapter-factories.js';
+import { BUILTIN_PROVIDERS } from './builtin-providers.js';
+import { catalogueModelsOf } from './catalogue-models.js';
+import { createEntryProvider } from './entry-provider.js';
+import { ProviderConfigurationError } from './provider-configuration-error.js';
+import type { ProviderEntry, ThirdPartyAdapterId } from './provider-entry.js';
+import type { ProviderOptions } from './provider-options.js';
+import { type ProviderStatus, providerStatus } from './provider-status.js';
+
+/**
+ * A plugin: a function that receives the registry and registers providers and adapters on it. An npm
+ * plugin package exports one; users apply it with `registry.use(plugin)`.
+ *
+ * @example
+ * export const plugin: ProviderPlugin = (registry) => {
+ *   registry.registerAdapter('acme:chat', createAcmeChatProvider);
+ *   registry.register(acmeProvider);
+ * };
+ */
+export type ProviderPlugin = (registry: ProviderRegistry) => void;
+
+/** What `registry.resolve('provider/model')` returns. */
+export interface ResolvedModel {
+  /** The provider, ready for `streamMessage({model, ...})`. */
+  provider: LlmProvider;
+  /** The vendor's model id (everything after the first `/`, so OpenRouter-style ids keep theirs). */
+  model: string;
+  /** The provider's row. */
+  entry: ProviderEntry;
+}
+
+/** Options of {@link createProviderRegistry}. */
+export interface ProviderRegistryOptions {
+  /** The environment keys and parameters are read from; default `process.env`, read when needed. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The rows to start with; default {@link BUILTIN_PROVIDERS}. Pass `[]` for an empty registry. */
+  providers?: readonly ProviderEntry[];
+  /** Options per provider id (explicit keys, base URLs, parameters) used by `getProvider`, `resolve` and `list`. */
+  providerOptions?: Readonly<Record<string, ProviderOptions>>;
+  /** The provider a bare model name (no `provider/`) resolves to, before the catalogue is asked. */
+  defaultProvider?: string;
+  /**
+   * The models the catalogue lists for a catalogue provider id (models.dev's), used by `listModels()`
+   * fallbacks and bare model names; default the catalogue shipped with the package.
+   */
+  catalogueModels?: (catalogueProviderId: string) => ModelInfo[];
+}
+
+/** Options of {@link ProviderRegistry.createProvider}: a provider id plus {@link ProviderOptions}. */
+export interface CreateProviderOptions extends ProviderOptions {
+  /** The provider's id (`deepseek`, `azure-openai`, or one a plugin registered). */
+  provider: string;
+}
+
+/**
+ * The provider table at run time: rows by id, adapters by id, and the providers made from them.
+ * Third parties add rows and adapters (and remove them again); `resolve('provider/model')` and
+ * `getProvider(id)` hand out cached providers, `createProvider` a new one with options.
+ */
+export interface ProviderRegistry {
+  /** Adds a row. An id that is taken is an error unless `replace` is set (then cached providers of it are dropped). */
+  register(entry: ProviderEntry, options?: { replace?: boolean }): void;
+  /** Removes a row; `false` when there was none. */
+  unregister(id: string): boolean;
+  /** Adds a third-party adapter (its id must contain `:`, e.g. `acme:chat`); built-in ids cannot be replaced. */
+  registerAdapter<Settings extends object>(id: ThirdPartyAdapterId, factory: ProviderAdapterFactory<Settings>): void;
+  /** Removes a third-party adapter; rows that use it fail with a clear error until it is registered again. */
+  unregisterAdapter(id: ThirdPartyAdapterId): boolean;
+  /** Applies a plugin and returns the registry, so calls chain. */
+  use(plugin: ProviderPlugin): ProviderRegistry;
+  /** The row of a provider id. */
+  get(id: string): ProviderEntry | undefined;
+  /** Every provider with its configured state, in registration order. Never holds a key. */
+  list(): ProviderStatus[];
+  /** Sets the options `getProvider`, `resolve` and `list` use for one provider (an explicit key, a base URL). */
+  configure(id: string, options: ProviderOptions): void;
+  /** A new provider from a row and options; keys are read when a request is made. */
+  createProvider(options: CreateProviderOptions): LlmProvider;
+  /** The provider of an id with its configured options, made once and cached. */
+  getProvider(id: string): LlmProvider;
+  /**
+   * Resolves `provider/model` (`deepseek/deepseek-chat`, `openrouter/anthropic/claude-sonnet-4.5`). A
+   * bare model name goes to `defaultProvider`, else to the first configured provider (in registration
+   * order, vendors before aggregators) whose catalogue lists it.
+   */
+  resolve(modelReference: string): ResolvedModel;
+}
+
+/**
+ * Creates a provider registry: the built-in rows (or `providers`) and adapters, plus whatever
+ * plugins add.
+ *
+ * @example
+ * const registry = createProviderRegistry();
+ * const { provider, model } = registry.resolve('deepseek/deepseek-chat');
+ * for await (const event of provider.streamMessage({ model, messages: [{ role: 'user', content: 'Hi' }] })) {
+ *   if (event.type === 'text-delta') process.stdout.write(event.delta);
+ * }
+ * registry.list().filter((status) => status.configured).map((status) => status.id);
+ */
+export function createProviderRegistry(options: ProviderRegistryOptions = {}): ProviderRegistry {
+  const entries = new Map<string, ProviderEntry>();
+  const adapters = new Map<string, ProviderAdapterFactory>();
+  const configured = new Map<string, ProviderOptions>(Object.entries(options.providerOptions ?? {}));
+  const cache = new Map<string, LlmProvider>();
+  const catalogueModels = options.catalogueModels ?? catalogueModelsOf;
+  const environment = () => options.env ?? process.env;
+
+  const context = {
+    adapterFactory: (adapterId: string): ProviderAdapterFactory | undefined =>
+      isBuiltinAdapterId(adapterId)
+        ? (BUILTIN_ADAPTER_FACTORIES[adapterId] as unknown as ProviderAdapterFactory)
+        : adapters.get(adapterId),
+    catalogueModels: (entry: ProviderEntry): ModelInfo[] => catalogueModels(entry.modelsDevId ?? entry.id),
+  };
+
+  function entryOf(id: string): ProviderEntry {
+    const entry = entries.get(id);
+    if (entry === undefined) {
+      throw new ProviderConfigurationError({
+        providerId: id,
+        message: `Unknown provider "${id}": register it (registry.register(entry)) or use one of ${[...entries.keys()].join(', ')}.`,
+      });
+    }
+    return entry;
+  }
+
+  function optionsOf(id: string): ProviderOptions {
+    const explicit = configured.get(id) ?? {};
+    return options.env === undefined || explicit.env !== undefined ? explicit : { ...explicit, env: options.env };
+  }
+
+  const registry: ProviderRegistry = {
+    register(entry, registerOptions = {}) {
+      checkEntry(entry);
+      if (entries.has(entry.id) && registerOptions.replace !== true) {
+        throw new ProviderConfigurationError({
+          providerId: entry.id,
+          message: `A provider "${entry.id}" is already registered: unregister it first or pass { replace: true }.`,
+        });
+      }
+      entries.set(entry.id, entry);
+      cache.delete(entry.id);
+    },
+
+    unregister(id) {
+      cache.delete(id);
+      return entries.delete(id);
+    },
+
+    registerAdapter(id, factory) {
+      if (isBuiltinAdapterId(id) || !/^[^\s:]+:\S+$/.test(id)) {
+        throw new ProviderConfigurationError({
+          message: `Adapter id "${id}" is not allowed: a third-party adapter id must contain ":" (e.g. "acme:chat") and cannot replace a built-in one.`,
+        });
+      }
+      adapters.set(id, factory as ProviderAdapterFactory);
+      dropProvidersOfAdapter(id);
+    },
+
+    unregisterAdapter(id) {
+      dropProvidersOfAdapter(id);
+      return adapters.delete(id);
+    },
+
+    use(plugin) {
+      plugin(registry);
+      return registry;
+    },
+
+    get(id) {
+      return entries.get(id);
+    },
+
+    list() {
+      const env = environment();
+      return [...entries.values()].map((entry) => {
+        const explicit = configured.get(entry.id) ?? {};
+        return providerStatus(entry, { ...explicit }, explicit.env ?? env);
+      });
+    },
+
+    configure(id, providerOptions) {
+      configured.set(id, providerOptions);
+      cache.delete(id);
+    },
+
+    createProvider({ provider, ...providerOptions }) {
+      const merged = { ...optionsOf(provider), ...providerOptions };
+      return createEntryProvider(entryOf(provider), merged, context);
+    },
+
+    getProvider(id) {
+      let provider = cache.get(id);
+      if (provider === undefined) {
+        provider = createEntryProvider(entryOf(id), optionsOf(id), context);
+        cache.set(id, provider);
+      }
+      return provider;
+    },
+
+    resolve(modelReference) {
+      const reference = modelReference.trim();
+      const slash = reference.indexOf('/');
+      if (slash > 0 && entries.has(reference.slice(0, slash))) {
+        const id = reference.slice(0, slash);
+        const model = reference.slice(slash + 1);
+        if (model === '') {
+          throw new ProviderConfigurationError({
+            providerId: id,
+            message: `"${modelReference}" names no model: write "${id}/<model>".`,
+          });
+        }
+        return { provider: registry.getProvider(id), model, entry: entryOf(id) };
+      }
+      const id = providerForBareModel(reference);
+      return { provider: registry.getProvider(id), model: reference, entry: entryOf(id) };
+    },
+  };
+
+  function providerForBareModel(model: string): string {
+    if (options.defaultProvider !== undefined) return options.defaultProvider;
+    const statuses = new Map(registry.list().map((status) => [status.id, status]));
+    for (const entry of entries.values()) {
+      if (statuses.get(entry.id)?.configured !== true) continue;
+      if (context.catalogueModels(entry).some((info) => info.id === model)) return entry.id;
+    }
+    throw new ProviderConfigurationError({
+      message: `Cannot tell which provider serves "${model}": write "provider/${model}" (e.g. "openai/${model}"), set the registry's defaultProvider, or configure a provider whose catalogue lists the model.`,
+    });
+  }
+
+  function dropProvidersOfAdapter(adapterId: string) {
+    for (const entry of entries.values()) if (entry.adapter === adapterId) cache.delete(entry.id);
+  }
+
+  for (const entry of options.providers ?? BUILTIN_PROVIDERS) registry.register(entry);
+  return registry;
+}
+
+/** Refuses rows that cannot work, with the field to fix. */
+function checkEntry(entry: ProviderEntry): void {
+  const problems: string[] = [];
+  if (!/^[a-z0-9][a-z0-9._-]*$/.test(entry.id))
+    problems.push('`id` must be lower-case letters, digits, ".", "_" or "-"');
+  if (entry.name.trim() === '') problems.push('`name` is empty');
+  if (!isBuiltinAdapterId(entry.adapter) && !entry.adapter.includes(':')) {
+    problems.push(`\`adapter\` "${entry.adapter}" is neither a built-in adapter nor a third-party id with ":"`);
+  }
+  if (problems.length > 0) {
+    throw new ProviderConfigurationError({
+      providerId: entry.id,
+      message: `Provider row "${entry.id}" is invalid: ${problems.join('; ')}.`,
+    });
+  }
+}
