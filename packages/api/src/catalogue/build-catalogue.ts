@@ -23,9 +23,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Everything but the names and release date: two rows with equal facts are one model under two ids. */
 function modelFacts(model: CatalogueModel): string {
-  return JSON.stringify(
-    canonicalModel({ ...model, id: '', name: '', aliases: undefined, releaseDate: undefined }),
-  );
+  return JSON.stringify(canonicalModel({ ...model, id: '', name: '', aliases: undefined, releaseDate: undefined }));
 }
 
 /**
@@ -95,7 +93,8 @@ export function buildCatalogue(modelsDev: unknown, options: BuildCatalogueOption
     throw new TypeError('Not a models.dev api.json: expected a JSON object keyed by provider id.');
   }
   const warn = options.onWarning ?? (() => undefined);
-  const wanted = options.providers === 'all' ? Object.keys(modelsDev).sort() : (options.providers ?? CATALOGUE_SOURCE_PROVIDERS);
+  const wanted =
+    options.providers === 'all' ? Object.keys(modelsDev).sort() : (options.providers ?? CATALOGUE_SOURCE_PROVIDERS);
   const providers: CatalogueProvider[] = [];
   const models: CatalogueModel[] = [];
   for (const providerId of wanted) {

@@ -87,23 +87,23 @@ function scaledCacheRate(
   baseValue: number | undefined,
   price: CataloguePrice,
   tierInput: number,
-  label: string,
+  kind: 'read' | 'write',
 ): { rate: number; fallback?: string } {
   if (tierValue !== undefined) return { rate: tierValue };
   if (baseValue !== undefined && price.input > 0) {
     return {
       rate: (baseValue * tierInput) / price.input,
-      fallback: `${label} priced at the base ${label} price scaled by the tier's input price`,
+      fallback: `cache ${kind}s priced at the base cache-${kind} price scaled by the tier's input price`,
     };
   }
-  return { rate: tierInput, fallback: `${label} priced at the tier's input price (no ${label} price)` };
+  return { rate: tierInput, fallback: `cache ${kind}s priced at the tier's input price (no cache-${kind} price)` };
 }
 
 function tierRates(price: CataloguePrice, tier: CataloguePriceTier): Rates {
   const input = tier.input ?? price.input;
   const output = tier.output ?? price.output;
-  const cacheRead = scaledCacheRate(tier.cacheRead, price.cacheRead, price, input, 'cache reads');
-  const cacheWrite = scaledCacheRate(tier.cacheWrite, price.cacheWrite, price, input, 'cache writes');
+  const cacheRead = scaledCacheRate(tier.cacheRead, price.cacheRead, price, input, 'read');
+  const cacheWrite = scaledCacheRate(tier.cacheWrite, price.cacheWrite, price, input, 'write');
   const reasoning =
     tier.reasoning ??
     (price.reasoning !== undefined && price.output > 0 ? (price.reasoning * output) / price.output : undefined);
@@ -124,9 +124,15 @@ function isCount(value: number): boolean {
 
 function validUsage(usage: Usage): boolean {
   const { input, output } = usage;
-  return [input.total, input.noCache, input.cacheRead, input.cacheWrite, output.total, output.text, output.reasoning].every(
-    isCount,
-  );
+  return [
+    input.total,
+    input.noCache,
+    input.cacheRead,
+    input.cacheWrite,
+    output.total,
+    output.text,
+    output.reasoning,
+  ].every(isCount);
 }
 
 /** Prices one call's usage with one catalogue row. */
@@ -185,7 +191,11 @@ function unknown(reason: UnknownCostReason, message: string): UnknownCost {
  * const cost = computeCost('claude-sonnet-4-5', response.usage, { provider: 'anthropic' });
  * if (!cost.unknown) console.log(`$${cost.usd.toFixed(4)}`);
  */
-export function computeCost(model: CatalogueModel | string, usage: Usage, options: ComputeCostOptions = {}): CostResult {
+export function computeCost(
+  model: CatalogueModel | string,
+  usage: Usage,
+  options: ComputeCostOptions = {},
+): CostResult {
   if (!validUsage(usage)) return unknown('invalid-usage', 'Usage token counts must be finite numbers of 0 or more.');
   let row: CatalogueModel | undefined;
   if (typeof model === 'string') {

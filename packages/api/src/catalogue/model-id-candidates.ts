@@ -34,6 +34,11 @@ const MAX_CANDIDATES = 16;
 
 type Rule = (id: string) => string[];
 
+function isBedrockId(id: string): boolean {
+  const region = BEDROCK_REGION.exec(id);
+  return BEDROCK_VENDOR.test(region?.[2] ?? id);
+}
+
 const RULES: readonly Rule[] = [
   (id) => {
     const dated = VERTEX_DATED.exec(id);
@@ -56,8 +61,7 @@ const RULES: readonly Rule[] = [
     const dated = DATED.exec(id);
     return dated ? [`${dated[1]}@${dated[2]}`] : [];
   },
-  (id) =>
-    SNAPSHOT_SUFFIX.test(id) || id.includes('@') || BEDROCK_VENDOR.test(id) ? [] : [`${id}-latest`, `${id}@default`],
+  (id) => (SNAPSHOT_SUFFIX.test(id) || id.includes('@') || isBedrockId(id) ? [] : [`${id}-latest`, `${id}@default`]),
 ];
 
 /**

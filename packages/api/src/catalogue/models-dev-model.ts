@@ -103,7 +103,8 @@ function priceTiers(cost: z.infer<typeof costSchema>): CataloguePriceTier[] {
   for (const [key, value] of Object.entries(cost)) {
     const match = CONTEXT_OVER_KEY.exec(key);
     const rates = match ? ratesSchema.safeParse(value) : undefined;
-    if (match && rates?.success) byThreshold.set(Number(match[1]) * 1000, tierFromRates(Number(match[1]) * 1000, rates.data));
+    if (match && rates?.success)
+      byThreshold.set(Number(match[1]) * 1000, tierFromRates(Number(match[1]) * 1000, rates.data));
   }
   for (const entry of cost.tiers ?? []) {
     const parsed = contextTierSchema.safeParse(entry);
@@ -146,6 +147,7 @@ export function toCatalogueModel(provider: string, model: ModelsDevModel): Catal
     interleavedReasoning: interleaved === true ? true : typeof interleaved === 'object' ? interleaved.field : undefined,
     knowledge: model.knowledge,
     releaseDate: model.release_date,
-    status: model.status !== undefined && STATUSES.has(model.status) ? (model.status as CatalogueModelStatus) : undefined,
+    status:
+      model.status !== undefined && STATUSES.has(model.status) ? (model.status as CatalogueModelStatus) : undefined,
   };
 }

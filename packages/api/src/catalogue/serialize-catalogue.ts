@@ -25,7 +25,14 @@ const TIER_KEYS: readonly (keyof CataloguePriceTier)[] = [
   'cacheWrite',
   'reasoning',
 ];
-const PRICE_KEYS: readonly (keyof CataloguePrice)[] = ['input', 'output', 'cacheRead', 'cacheWrite', 'reasoning', 'tiers'];
+const PRICE_KEYS: readonly (keyof CataloguePrice)[] = [
+  'input',
+  'output',
+  'cacheRead',
+  'cacheWrite',
+  'reasoning',
+  'tiers',
+];
 const MODEL_KEYS: readonly (keyof CatalogueModel)[] = [
   'provider',
   'id',

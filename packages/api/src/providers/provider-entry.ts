@@ -3,7 +3,7 @@ import type { BedrockConverseSettings } from '../adapters/bedrock-converse/bedro
 import type { CohereSettings } from '../adapters/cohere-v2/cohere-provider.js';
 import type { GeminiSettings } from '../adapters/gemini/gemini-provider.js';
 import type { OllamaSettings } from '../adapters/ollama/ollama-provider.js';
-import type { OpenAIChatCompat, OpenAIChatSettings } from '../adapters/openai-chat/openai-chat-settings.js';
+import type { OpenAIChatSettings } from '../adapters/openai-chat/openai-chat-settings.js';
 import type { OpenAIResponsesSettings } from '../adapters/openai-responses/openai-responses-provider.js';
 
 /**
@@ -179,6 +179,3 @@ export type ThirdPartyProviderEntry = AdapterProviderEntry<ThirdPartyAdapterId, 
  * };
  */
 export type ProviderEntry = BuiltinProviderEntry | ThirdPartyProviderEntry;
-
-/** `Partial<OpenAIChatCompat>`, re-exported for rows that build compat objects separately. */
-export type OpenAIChatCompatOverride = Partial<OpenAIChatCompat>;

@@ -1,7 +1,7 @@
 import type { LlmProvider, ModelInfo } from '../spec/provider.js';
 import { BUILTIN_ADAPTER_FACTORIES, isBuiltinAdapterId, type ProviderAdapterFactory } from './adapter-factories.js';
 import { BUILTIN_PROVIDERS } from './builtin-providers.js';
-import { catalogueModelsOf } from './catalogue-models.js';
+import { type ProviderCatalogue, SHIPPED_PROVIDER_CATALOGUE } from './catalogue-models.js';
 import { createEntryProvider } from './entry-provider.js';
 import { ProviderConfigurationError } from './provider-configuration-error.js';
 import type { ProviderEntry, ThirdPartyAdapterId } from './provider-entry.js';
@@ -40,11 +40,8 @@ export interface ProviderRegistryOptions {
   providerOptions?: Readonly<Record<string, ProviderOptions>>;
   /** The provider a bare model name (no `provider/`) resolves to, before the catalogue is asked. */
   defaultProvider?: string;
-  /**
-   * The models the catalogue lists for a catalogue provider id (models.dev's), used by `listModels()`
-   * fallbacks and bare model names; default the catalogue shipped with the package.
-   */
-  catalogueModels?: (catalogueProviderId: string) => ModelInfo[];
+  /** The model catalogue for `listModels()` fallbacks and bare model names; default the shipped one. */
+  catalogue?: ProviderCatalogue;
 }
 
 /** Options of {@link ProviderRegistry.createProvider}: a provider id plus {@link ProviderOptions}. */
@@ -64,7 +61,10 @@ export interface ProviderRegistry {
   /** Removes a row; `false` when there was none. */
   unregister(id: string): boolean;
   /** Adds a third-party adapter (its id must contain `:`, e.g. `acme:chat`); built-in ids cannot be replaced. */
-  registerAdapter<Settings extends object>(id: ThirdPartyAdapterId, factory: ProviderAdapterFactory<Settings>): void;
+  registerAdapter<Settings extends object = Record<string, unknown>>(
+    id: ThirdPartyAdapterId,
+    factory: ProviderAdapterFactory<Settings>,
+  ): void;
   /** Removes a third-party adapter; rows that use it fail with a clear error until it is registered again. */
   unregisterAdapter(id: ThirdPartyAdapterId): boolean;
   /** Applies a plugin and returns the registry, so calls chain. */
@@ -104,7 +104,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
   const adapters = new Map<string, ProviderAdapterFactory>();
   const configured = new Map<string, ProviderOptions>(Object.entries(options.providerOptions ?? {}));
   const cache = new Map<string, LlmProvider>();
-  const catalogueModels = options.catalogueModels ?? catalogueModelsOf;
+  const catalogue = options.catalogue ?? SHIPPED_PROVIDER_CATALOGUE;
   const environment = () => options.env ?? process.env;
 
   const context = {
@@ -112,7 +112,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
       isBuiltinAdapterId(adapterId)
         ? (BUILTIN_ADAPTER_FACTORIES[adapterId] as unknown as ProviderAdapterFactory)
         : adapters.get(adapterId),
-    catalogueModels: (entry: ProviderEntry): ModelInfo[] => catalogueModels(entry.modelsDevId ?? entry.id),
+    catalogueModels: (entry: ProviderEntry): ModelInfo[] => catalogue.listModels(entry),
   };
 
   function entryOf(id: string): ProviderEntry {
@@ -224,7 +224,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
     const statuses = new Map(registry.list().map((status) => [status.id, status]));
     for (const entry of entries.values()) {
       if (statuses.get(entry.id)?.configured !== true) continue;
-      if (context.catalogueModels(entry).some((info) => info.id === model)) return entry.id;
+      if (catalogue.hasModel(entry, model)) return entry.id;
     }
     throw new ProviderConfigurationError({
       message: `Cannot tell which provider serves "${model}": write "provider/${model}" (e.g. "openai/${model}"), set the registry's defaultProvider, or configure a provider whose catalogue lists the model.`,

@@ -23,7 +23,7 @@ import {
 } from './bedrock-auth.js';
 import { withBedrockErrorTypeDispatcher } from './bedrock-error-type-dispatcher.js';
 import { BEDROCK_ERROR_RULES, withBedrockErrorType } from './bedrock-errors.js';
-import { createEventStreamDecoder, type EventStreamMessage } from './bedrock-event-stream.js';
+import { createEventStreamDecoder, type EventStreamFrameHandler } from './bedrock-event-stream.js';
 import { mapConverseResponse } from './bedrock-response.js';
 import { type BedrockStreamContext, createBedrockStreamMapper } from './bedrock-stream-events.js';
 import { converseResponseSchema, listFoundationModelsSchema } from './bedrock-wire-types.js';
@@ -251,11 +251,13 @@ async function* mapEventStreamBody(
   const frames = createEventStreamDecoder(context.providerId);
   const mapper = createBedrockStreamMapper(context);
   let batch: StreamEvent[] = [];
-  const onMessage = (message: EventStreamMessage) => mapper.push(message, batch);
+  const onFrame: EventStreamFrameHandler = (headers, bytes, start, end) => {
+    mapper.push(headers, bytes.toString('utf8', start, end), batch);
+  };
   for await (const chunk of body) {
     if (mapper.finished) continue;
     try {
-      frames.push(chunk, onMessage);
+      frames.push(chunk, onFrame);
     } catch (error) {
       if (batch.length > 0) yield batch;
       throw error;

@@ -1,5 +1,5 @@
-import { crc32 } from 'node:zlib';
 import { NetworkError } from '../../spec/llm-error-classes.js';
+import { eventStreamCrc32 } from './event-stream-crc32.js';
 
 /** One decoded `application/vnd.amazon.eventstream` message: its string headers and raw payload. */
 export interface EventStreamMessage {
@@ -12,10 +12,22 @@ export interface EventStreamMessage {
   payload: Uint8Array;
 }
 
-/** Cuts an event stream into messages as its bytes arrive; see {@link createEventStreamDecoder}. */
+/**
+ * Receives one decoded frame: its string headers and where its payload is, `bytes[payloadStart,
+ * payloadEnd)`. The bytes are the received chunk itself (nothing is copied for a frame inside one
+ * chunk), so read the payload before the next frame is pushed or copy it.
+ */
+export type EventStreamFrameHandler = (
+  headers: Readonly<Record<string, string>>,
+  bytes: Buffer,
+  payloadStart: number,
+  payloadEnd: number,
+) => void;
+
+/** Cuts an event stream into frames as its bytes arrive; see {@link createEventStreamDecoder}. */
 export interface EventStreamDecoder {
-  /** Decodes every message `chunk` completes, in order, calling `onMessage` for each. */
-  push(chunk: Uint8Array, onMessage: (message: EventStreamMessage) => void): void;
+  /** Decodes every frame `chunk` completes, in order, calling `onFrame` for each. */
+  push(chunk: Uint8Array, onFrame: EventStreamFrameHandler): void;
   /** The body ended: throws a {@link NetworkError} if it ended inside a frame. */
   end(): void;
 }
@@ -34,14 +46,13 @@ const STRING_TYPE = 7;
  * big-endian total length in their first four bytes (a frame may be split across network chunks
  * anywhere) and read in place: a frame inside one chunk is decoded from that chunk, and only a frame
  * that straddles chunks is copied, once, into a buffer of its exact length (so a large frame over
- * many chunks costs linear time). Both CRC32 checks are made on every frame (the 8-byte prelude's
- * in JS, the whole message's with node's native `zlib.crc32`); a corrupt frame is a
- * {@link NetworkError}, as is a body that ends inside a frame. Only string headers are kept; the
- * others are skipped (Converse sends none).
+ * many chunks costs linear time). Both CRC32 checks (prelude and whole message) are made on every
+ * frame; a corrupt frame is a {@link NetworkError}, as is a body that ends inside a frame. Only
+ * string headers are kept; the others are skipped (Converse sends none).
  *
  * @example
  * const decoder = createEventStreamDecoder('bedrock');
- * for await (const chunk of body) decoder.push(chunk, (message) => handle(message));
+ * for await (const chunk of body) decoder.push(chunk, (headers, bytes, start, end) => handle(headers, bytes.toString('utf8', start, end)));
  * decoder.end();
  *
  * @see https://smithy.io/2.0/aws/amazon-eventstream.html
@@ -67,7 +78,7 @@ export function createEventStreamDecoder(providerId?: string): EventStreamDecode
   };
 
   return {
-    push(chunk, onMessage) {
+    push(chunk, onFrame) {
       let bytes = asBuffer(chunk);
       if (head !== undefined) {
         bytes = Buffer.concat([head, bytes]);
@@ -82,7 +93,7 @@ export function createEventStreamDecoder(providerId?: string): EventStreamDecode
         offset = take;
         if (filled < frame.byteLength) return;
         partial = undefined;
-        onMessage(decodeFrame(frame, 0, frame.byteLength, cache, provider));
+        decodeFrame(frame, 0, frame.byteLength, cache, provider, onFrame);
       }
       while (bytes.byteLength - offset >= 4) {
         const length = frameLength(bytes, offset);
@@ -94,7 +105,7 @@ export function createEventStreamDecoder(providerId?: string): EventStreamDecode
         }
         const start = offset;
         offset += length;
-        onMessage(decodeFrame(bytes, start, length, cache, provider));
+        decodeFrame(bytes, start, length, cache, provider, onFrame);
       }
       if (offset < bytes.byteLength) head = Buffer.from(bytes.subarray(offset));
     },
@@ -120,11 +131,13 @@ export async function* readEventStream(
 ): AsyncGenerator<EventStreamMessage, void, undefined> {
   const decoder = createEventStreamDecoder(providerId);
   const messages: EventStreamMessage[] = [];
-  const onMessage = (message: EventStreamMessage) => messages.push(message);
+  const onFrame: EventStreamFrameHandler = (headers, bytes, start, end) => {
+    messages.push({ headers: headers as Record<string, string>, payload: bytes.subarray(start, end) });
+  };
   for await (const chunk of body) {
     let failure: unknown;
     try {
-      decoder.push(chunk, onMessage);
+      decoder.push(chunk, onFrame);
     } catch (error) {
       failure = error ?? new Error('The event stream decoder failed.');
     }
@@ -145,23 +158,24 @@ interface HeaderCache {
   headers: Readonly<Record<string, string>>;
 }
 
-/** Checks both CRCs of the frame at `bytes[start, start + length)` and reads its string headers. */
+/** Checks both CRCs of the frame at `bytes[start, start + length)`, reads its headers and hands it on. */
 function decodeFrame(
   bytes: Buffer,
   start: number,
   length: number,
   cache: HeaderCache,
   provider: { providerId?: string },
-): EventStreamMessage {
+  onFrame: EventStreamFrameHandler,
+): void {
   const end = start + length;
   const headersLength = bytes.readUInt32BE(start + 4);
   const preludeCrc = bytes.readUInt32BE(start + 8);
-  const computedPreludeCrc = preludeChecksum(bytes, start);
+  const computedPreludeCrc = eventStreamCrc32(bytes, start, start + 8);
   if (computedPreludeCrc !== preludeCrc) {
     throw corrupt(provider, `the prelude checksum ${preludeCrc} does not match the computed ${computedPreludeCrc}`);
   }
   const messageCrc = bytes.readUInt32BE(end - 4);
-  const computedMessageCrc = crc32(bytes.subarray(start + 8, end - 4), computedPreludeCrc);
+  const computedMessageCrc = eventStreamCrc32(bytes, start + 8, end - 4, computedPreludeCrc);
   if (computedMessageCrc !== messageCrc) {
     throw corrupt(provider, `the message checksum ${messageCrc} does not match the computed ${computedMessageCrc}`);
   }
@@ -181,7 +195,7 @@ function decodeFrame(
     cache.headers = readHeaders(bytes, headersStart, headersEnd, provider);
     cache.bytes = Buffer.from(bytes.subarray(headersStart, headersEnd));
   }
-  return { headers: cache.headers as Record<string, string>, payload: bytes.subarray(headersEnd, end - 4) };
+  onFrame(cache.headers, bytes, headersEnd, end - 4);
 }
 
 /** The string headers of `bytes[start, end)`, frozen: messages with the same header bytes share them. */
@@ -219,24 +233,4 @@ function readHeaders(
 
 function corrupt(provider: { providerId?: string }, detail: string): NetworkError {
   return new NetworkError({ ...provider, message: `The event stream is corrupt (${detail}).` });
-}
-
-/** The CRC32 table, for the 8-byte prelude: a JS loop over 8 bytes is cheaper than a native call. */
-const CRC_TABLE = (() => {
-  const table = new Int32Array(256);
-  for (let n = 0; n < 256; n += 1) {
-    let c = n;
-    for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c;
-  }
-  return table;
-})();
-
-/** CRC32 (the zlib one) of `bytes[start, start + 8)`. */
-function preludeChecksum(bytes: Buffer, start: number): number {
-  let crc = -1;
-  for (let index = start; index < start + 8; index += 1) {
-    crc = (CRC_TABLE[(crc ^ (bytes[index] as number)) & 0xff] as number) ^ (crc >>> 8);
-  }
-  return (crc ^ -1) >>> 0;
 }

@@ -53,8 +53,11 @@ export interface BedrockStreamContext {
 
 /** Maps decoded ConverseStream messages to stream events; see {@link createBedrockStreamMapper}. */
 export interface BedrockStreamMapper {
-  /** Appends the events of one message to `out`. Throws a `server` error for a malformed payload. */
-  push(message: EventStreamMessage, out: StreamEvent[]): void;
+  /**
+   * Appends the events of one message (its headers and its payload as text) to `out`. Throws a
+   * `server` error for a malformed payload.
+   */
+  push(headers: Readonly<Record<string, string>>, payload: string, out: StreamEvent[]): void;
   /** The body ended: appends `message-end` when `messageStop` came but `metadata` did not. */
   end(out: StreamEvent[]): void;
   /** True once the terminal event (`message-end` or `error`) is out; later messages are ignored. */
@@ -113,16 +116,16 @@ export function createBedrockStreamMapper(context: BedrockStreamContext): Bedroc
     });
   };
 
-  const exception = (message: EventStreamMessage, out: StreamEvent[]): void => {
+  const exception = (headers: Readonly<Record<string, string>>, text: string, out: StreamEvent[]): void => {
     finished = true;
-    const type = message.headers[':exception-type'] ?? message.headers[':error-code'] ?? 'internalServerException';
-    const payload = parseJson(message.payload, type, providerId);
+    const type = headers[':exception-type'] ?? headers[':error-code'] ?? 'internalServerException';
+    const payload = parseJson(text, type, providerId);
     const parsed = bedrockExceptionSchema.safeParse(payload);
     const fields = parsed.success ? parsed.data : {};
-    const text = fields.message ?? fields.Message ?? message.headers[':error-message'];
+    const message = fields.message ?? fields.Message ?? headers[':error-message'];
     out.push({
       type: 'error',
-      error: bedrockStreamError(type, { ...fields, ...(text === undefined ? {} : { message: text }) }, providerId),
+      error: bedrockStreamError(type, { ...fields, ...(message === undefined ? {} : { message }) }, providerId),
     });
   };
 
@@ -168,15 +171,15 @@ export function createBedrockStreamMapper(context: BedrockStreamContext): Bedroc
       return finished;
     },
 
-    push(message, out) {
+    push(headers, text, out) {
       if (finished) return;
-      const messageType = message.headers[':message-type'] ?? 'event';
+      const messageType = headers[':message-type'] ?? 'event';
       if (messageType !== 'event') {
-        exception(message, out);
+        exception(headers, text, out);
         return;
       }
-      const eventType = message.headers[':event-type'] ?? '';
-      const payload = parseJson(message.payload, eventType, providerId);
+      const eventType = headers[':event-type'] ?? '';
+      const payload = parseJson(text, eventType, providerId);
       switch (eventType) {
         case 'contentBlockDelta':
           // The hot path: one text (or reasoning) delta per token, checked without zod.
@@ -247,6 +250,9 @@ export function createBedrockStreamMapper(context: BedrockStreamContext): Bedroc
   };
 }
 
+/** One decoder for every payload: `TextDecoder` keeps no state between non-streaming calls. */
+const utf8 = new TextDecoder();
+
 /**
  * {@link createBedrockStreamMapper} over an async iterable of messages, one event at a time (for
  * callers and tests that hold messages rather than network chunks; the adapter maps chunks).
@@ -258,7 +264,7 @@ export async function* mapBedrockStream(
   const mapper = createBedrockStreamMapper(context);
   const out: StreamEvent[] = [];
   for await (const message of messages) {
-    mapper.push(message, out);
+    mapper.push(message.headers, utf8.decode(message.payload), out);
     for (const event of out.splice(0)) yield event;
     if (mapper.finished) return;
   }
@@ -359,12 +365,8 @@ function close(open: Map<number, OpenBlock>, index: number, out: StreamEvent[]):
   }
 }
 
-/** One decoder for every payload: `TextDecoder` keeps no state between non-streaming calls. */
-const utf8 = new TextDecoder();
-
-function parseJson(payload: Uint8Array, eventType: string, providerId: string): unknown {
-  if (payload.byteLength === 0) return {};
-  const text = utf8.decode(payload);
+function parseJson(text: string, eventType: string, providerId: string): unknown {
+  if (text === '') return {};
   try {
     return JSON.parse(text);
   } catch (error) {

@@ -1,9 +1,15 @@
 import { type MockServer, startMockServer } from '@boxagnts/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, fixturesSkipReason, providerStreamsDir } from '../../test/fixtures.js';
+import { fixture, providerStreamsDir } from '../../test/fixtures.js';
 import { mockBaseURL, streamOnce } from '../provider-row.test.helpers.js';
 import { moonshotProvider } from './moonshot.js';
-import { contractRequest, describeRowContract, providerFromRow } from './row-contract.test.helpers.js';
+import {
+  contractRequest,
+  describeRowContract,
+  providerFromRow,
+  replayTitle,
+  requestBody,
+} from './row-contract.test.helpers.js';
 
 // Kimi: max_completion_tokens, thinking {type} for K2.5+, reasoning_content required on tool-call turns.
 // @see https://platform.kimi.ai/docs/api/chat @see https://platform.kimi.ai/docs/api/models-overview
@@ -40,7 +46,7 @@ describe('moonshot model quirks', () => {
     mock.clearRequests();
     const provider = providerFromRow(moonshotProvider, { baseURL: mockBaseURL(mock, moonshotProvider.baseURL) });
     await streamOnce(provider, contractRequest(model));
-    const body = mock.requests[0]?.body as Record<string, unknown>;
+    const body = requestBody(mock);
     expect(body.temperature).toBe(temperature);
     expect(body.thinking).toEqual(thinking);
   });
@@ -49,10 +55,10 @@ describe('moonshot model quirks', () => {
     mock.clearRequests();
     const provider = providerFromRow(moonshotProvider, { baseURL: mockBaseURL(mock, moonshotProvider.baseURL) });
     await streamOnce(provider, { ...contractRequest('kimi-k2-0905-preview'), temperature: 0.2 });
-    expect((mock.requests[0]?.body as Record<string, unknown>).temperature).toBe(0.2);
+    expect(requestBody(mock).temperature).toBe(0.2);
   });
 
-  it.skipIf(providerStreamsDir === undefined)(`parses a recorded Kimi stream (${fixturesSkipReason})`, async () => {
+  it.skipIf(providerStreamsDir === undefined)(replayTitle('parses a recorded Kimi stream'), async () => {
     const replay = await startMockServer({
       script: { steps: [{ replay: fixture('openai-chat/moonshotai-stream.chunks.txt') }] },
     });
