@@ -59,10 +59,50 @@ const HELD_EVENT_TYPES: ReadonlySet<StreamEvent['type']> = new Set([
  *   }, { signal, providerId: 'acme' });
  * }
  */
-export async function* streamWithRetries(
+export function streamWithRetries(
   open: OpenStream,
   options: StreamWithRetriesOptions = {},
-): AsyncGenerator<StreamEvent, void, undefined> {
+): AsyncIterableIterator<StreamEvent> {
+  return flattenBatches(attempts(open, options));
+}
+
+/**
+ * Hands out the events of each batch one at a time. Events already in hand are returned without a
+ * trip through a generator, so the caller's `for await` pays one resolved promise per event, and the
+ * retry logic below runs once per network chunk.
+ */
+function flattenBatches(
+  source: AsyncGenerator<readonly StreamEvent[], void, undefined>,
+): AsyncIterableIterator<StreamEvent> {
+  let batch: readonly StreamEvent[] = [];
+  let index = 0;
+  const iterator: AsyncIterableIterator<StreamEvent> = {
+    next(): Promise<IteratorResult<StreamEvent>> {
+      if (index < batch.length) return Promise.resolve({ value: batch[index++] as StreamEvent, done: false });
+      return source.next().then((result) => {
+        if (result.done === true || result.value.length === 0) return { value: undefined, done: true };
+        batch = result.value;
+        index = 1;
+        return { value: batch[0] as StreamEvent, done: false };
+      });
+    },
+    async return(): Promise<IteratorResult<StreamEvent>> {
+      batch = [];
+      await source.return(undefined);
+      return { value: undefined, done: true };
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
+}
+
+/** The retry loop, one output batch per input batch (never empty). */
+async function* attempts(
+  open: OpenStream,
+  options: StreamWithRetriesOptions,
+): AsyncGenerator<readonly StreamEvent[], void, undefined> {
   const sleep = options.sleep ?? abortableSleep;
   const provider = options.providerId === undefined ? {} : { providerId: options.providerId };
   const context = {
@@ -75,7 +115,7 @@ export async function* streamWithRetries(
 
   for (let attempt = 0; ; attempt += 1) {
     if (options.signal?.aborted === true) {
-      yield { type: 'error', error: aborted() };
+      yield [{ type: 'error', error: aborted() }];
       return;
     }
     const link = linkAbortController(options.signal);
@@ -91,15 +131,16 @@ export async function* streamWithRetries(
           ? withStallTimeouts(source, { controller: link.controller, firstByteTimeoutMs: 0, idleTimeoutMs: 0 })
           : withStallTimeouts(source, { ...options.stall, ...provider, controller: link.controller });
       iterator = events[Symbol.asyncIterator]();
-      reading: for (;;) {
+      for (;;) {
         const next = await iterator.next();
         if (next.done === true) break;
         const item = next.value;
         const batch: readonly StreamEvent[] = isBatch(item) ? item : [item];
+        const out: StreamEvent[] = [];
         for (const event of batch) {
           if (event.type === 'error') {
             failure = event.error;
-            break reading;
+            break;
           }
           if (!committed) {
             if (HELD_EVENT_TYPES.has(event.type)) {
@@ -107,19 +148,21 @@ export async function* streamWithRetries(
               continue;
             }
             committed = true;
-            yield* held;
+            out.push(...held);
           }
+          out.push(event);
           if (event.type === 'message-end') {
             ended = true;
             // Read what is left of the body (normally just its end) in the background, so the
             // keep-alive connection goes back to the pool instead of being cut.
             finishQuietly(iterator, link.controller);
             iterator = undefined;
-            yield event;
+            yield out;
             return;
           }
-          yield event;
         }
+        if (out.length > 0) yield out;
+        if (failure !== undefined) break;
       }
       failure ??= new NetworkError({
         ...provider,
@@ -135,14 +178,14 @@ export async function* streamWithRetries(
     if (isAborted(options.signal)) failure = aborted();
     const decision = committed ? ({ retry: false } as const) : decideRetry(failure, attempt, options);
     if (!decision.retry) {
-      yield { type: 'error', error: failure };
+      yield [{ type: 'error', error: failure }];
       return;
     }
     options.onRetry?.({ attempt: attempt + 1, delayMs: decision.delayMs, error: failure });
     try {
       await sleep(decision.delayMs, options.signal);
     } catch {
-      yield { type: 'error', error: aborted() };
+      yield [{ type: 'error', error: aborted() }];
       return;
     }
   }
