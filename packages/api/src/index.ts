@@ -56,6 +56,46 @@ export {
   createOpenAIResponsesProvider,
   type OpenAIResponsesSettings,
 } from './adapters/openai-responses/openai-responses-provider.js';
+// Model catalogue and cost.
+export {
+  type BuildCatalogueOptions,
+  buildCatalogue,
+  MODELS_DEV_API_URL,
+} from './catalogue/build-catalogue.js';
+export {
+  type Capability,
+  type ModelCapabilities,
+  type ModelCapabilitiesOptions,
+  modelCapabilities,
+} from './catalogue/capabilities.js';
+export { CATALOGUE_PROVIDER_MAP, CATALOGUE_SOURCE_PROVIDERS } from './catalogue/catalogue-providers.js';
+export { getActiveCatalogue, getShippedCatalogue, setActiveCatalogue } from './catalogue/catalogue-store.js';
+export type {
+  Catalogue,
+  CatalogueModality,
+  CatalogueModel,
+  CatalogueModelStatus,
+  CataloguePrice,
+  CataloguePriceTier,
+  CatalogueProvider,
+} from './catalogue/catalogue-types.js';
+export {
+  type ComputeCostOptions,
+  type CostBreakdown,
+  type CostResult,
+  computeCost,
+  type KnownCost,
+  type UnknownCost,
+  type UnknownCostReason,
+} from './catalogue/compute-cost.js';
+export { type FindModelOptions, findModel, listCatalogueModels, toModelInfo } from './catalogue/lookup.js';
+export { parseCatalogue } from './catalogue/parse-catalogue.js';
+export {
+  type FetchModelsDevOptions,
+  fetchModelsDevCatalogue,
+  fetchModelsDevJson,
+} from './catalogue/refresh-catalogue.js';
+export { serializeCatalogue } from './catalogue/serialize-catalogue.js';
 
 export { abortableSleep, type LinkedAbortController, linkAbortController } from './shared/abort.js';
 export type { AdapterSettings } from './shared/adapter-settings.js';

@@ -82,6 +82,7 @@ describe('findModel on the shipped catalogue', () => {
     expect(found('gpt-oss-120b', 'vllm')).toBe('cerebras/gpt-oss-120b');
     expect(found('gpt-oss-120b', 'made-up-provider')).toBe('cerebras/gpt-oss-120b');
     expect(findModel('gpt-oss-120b', { provider: 'vllm', anyProviderFallback: false })).toBeUndefined();
+    expect(found('gpt-4o', 'constructor')).toBe('openai/gpt-4o'); // not read off Object.prototype
     expect(found('no-such-model')).toBeUndefined();
     expect(found('   ')).toBeUndefined();
   });

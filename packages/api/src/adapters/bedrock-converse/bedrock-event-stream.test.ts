@@ -1,4 +1,4 @@
-import { EventStreamCodec } from '@smithy/eventstream-codec';
+import { EventStreamCodec, Int64 } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { describe, expect, it } from 'vitest';
 import { isNetworkError } from '../../spec/llm-error-classes.js';
@@ -88,5 +88,60 @@ describe('readEventStream', () => {
       reason: 'network',
       message: expect.stringContaining('claims 3 bytes'),
     });
+  });
+
+  it('any single corrupted byte is a network error, after exactly the frames before it', async () => {
+    const all = join(first, second, third);
+    const expected = await read(chunks(all));
+    const boundaries = [first.byteLength, first.byteLength + second.byteLength, all.byteLength];
+    for (let position = 0; position < all.byteLength; position += 1) {
+      const corrupt = all.slice();
+      corrupt[position] = (corrupt[position] ?? 0) ^ 0x5a;
+      const seen: EventStreamMessage[] = [];
+      const error = await (async () => {
+        for await (const message of readEventStream(chunks(corrupt), 'bedrock')) seen.push(message);
+      })().catch((thrown: unknown) => thrown);
+      expect(isNetworkError(error), `byte ${position}`).toBe(true);
+      const intact = boundaries.findIndex((end) => position < end);
+      expect(seen).toEqual(expected.slice(0, intact));
+    }
+  });
+
+  it('skips headers of other types as the Smithy codec reads them, keeping the string ones', async () => {
+    const headers = {
+      ':event-type': { type: 'string', value: 'contentBlockDelta' },
+      flag: { type: 'boolean', value: true },
+      off: { type: 'boolean', value: false },
+      tiny: { type: 'byte', value: -3 },
+      small: { type: 'short', value: 300 },
+      medium: { type: 'integer', value: 70_000 },
+      large: { type: 'long', value: Int64.fromNumber(5_000_000_000) },
+      blob: { type: 'binary', value: Uint8Array.of(1, 2, 3) },
+      when: { type: 'timestamp', value: new Date(0) },
+      id: { type: 'uuid', value: '0123abcd-0123-4567-89ab-0123456789ab' },
+      ':message-type': { type: 'string', value: 'event' },
+    } as const;
+    const mixed = codec.encode({ headers, body: fromUtf8('{"contentBlockIndex":0}') });
+    const [message] = await read(chunks(mixed));
+    const smithy = codec.decode(mixed);
+    const strings = Object.fromEntries(
+      Object.entries(smithy.headers).flatMap(([name, header]) =>
+        header.type === 'string' ? [[name, header.value]] : [],
+      ),
+    );
+    expect(message?.headers).toEqual(strings);
+    expect(message?.headers).toEqual({ ':event-type': 'contentBlockDelta', ':message-type': 'event' });
+    expect(new TextDecoder().decode(message?.payload)).toBe('{"contentBlockIndex":0}');
+  });
+
+  it('reads a large frame split over many chunks', async () => {
+    const text = 'x'.repeat(200_000);
+    const large = frame('contentBlockDelta', { contentBlockIndex: 0, delta: { text } });
+    const all = join(first, large, second);
+    const parts: Uint8Array[] = [];
+    for (let offset = 0; offset < all.byteLength; offset += 1000) parts.push(all.subarray(offset, offset + 1000));
+    const messages = await read(chunks(...parts));
+    expect(messages).toHaveLength(3);
+    expect(JSON.parse(new TextDecoder().decode(messages[1]?.payload)).delta.text).toBe(text);
   });
 });

@@ -6,6 +6,7 @@ import type { StreamEvent } from '../../spec/stream-event.js';
 import type { FinishReason, Usage } from '../../spec/usage.js';
 import { bedrockStreamError } from './bedrock-errors.js';
 import type { EventStreamMessage } from './bedrock-event-stream.js';
+import { type ContentBlockDeltaEvent, fastDelta, isMessageStop } from './bedrock-stream-fast-paths.js';
 import {
   bedrockExceptionSchema,
   contentBlockDeltaEventSchema,
@@ -133,8 +134,13 @@ export function createBedrockStreamMapper(context: BedrockStreamContext): Bedroc
     const index = event.contentBlockIndex;
     const change = event.delta;
     start(out);
+    // The open block is looked up first so the common case (the same block again) creates no closure.
+    const current = open.get(index);
     if (change.text !== undefined) {
-      const block = ensure(open, index, 'text', out, () => ({ kind: 'text', blockId: newBlockId(index) }));
+      const block =
+        current?.kind === 'text'
+          ? current
+          : ensure(open, index, 'text', out, () => ({ kind: 'text', blockId: newBlockId(index) }));
       if (change.text !== '') out.push({ type: 'text-delta', blockId: block.blockId, delta: change.text });
     } else if (change.toolUse !== undefined) {
       const block = ensure(open, index, 'tool', out, () => ({
@@ -157,7 +163,10 @@ export function createBedrockStreamMapper(context: BedrockStreamContext): Bedroc
       }));
       if (block.kind === 'redacted') block.parts.push(change.reasoningContent.redactedContent);
     } else if (change.reasoningContent !== undefined) {
-      const block = ensure(open, index, 'thinking', out, () => ({ kind: 'thinking', blockId: newBlockId(index) }));
+      const block =
+        current?.kind === 'thinking'
+          ? current
+          : ensure(open, index, 'thinking', out, () => ({ kind: 'thinking', blockId: newBlockId(index) }));
       const { text, signature } = change.reasoningContent;
       if (text !== undefined && text !== '') out.push({ type: 'thinking-delta', blockId: block.blockId, delta: text });
       if (signature !== undefined && signature !== '') {
@@ -211,12 +220,20 @@ export function createBedrockStreamMapper(context: BedrockStreamContext): Bedroc
           break;
         }
         case 'contentBlockStop': {
-          const event = parse(contentBlockStopEventSchema, payload, eventType, providerId);
-          close(open, event.contentBlockIndex, out);
+          const index = (payload as { contentBlockIndex?: unknown } | null)?.contentBlockIndex;
+          close(
+            open,
+            typeof index === 'number'
+              ? index
+              : parse(contentBlockStopEventSchema, payload, eventType, providerId).contentBlockIndex,
+            out,
+          );
           break;
         }
         case 'messageStop': {
-          const event = parse(messageStopEventSchema, payload, eventType, providerId);
+          const event = isMessageStop(payload)
+            ? payload
+            : parse(messageStopEventSchema, payload, eventType, providerId);
           start(out);
           for (const index of [...open.keys()]) close(open, index, out);
           finish = mapBedrockStopReason(event.stopReason);
@@ -270,37 +287,6 @@ export async function* mapBedrockStream(
   }
   mapper.end(out);
   yield* out;
-}
-
-type ContentBlockDeltaEvent = z.infer<typeof contentBlockDeltaEventSchema>;
-
-/**
- * The payload as a `contentBlockDelta` when it has the shape of a text delta or a reasoning delta
- * (what nearly every frame is) and the schema would accept it as is; otherwise undefined, and zod
- * decides (and words the error).
- */
-function fastDelta(payload: unknown): ContentBlockDeltaEvent | undefined {
-  if (typeof payload !== 'object' || payload === null) return undefined;
-  const event = payload as { contentBlockIndex?: unknown; delta?: unknown };
-  const change = event.delta as { text?: unknown; toolUse?: unknown; reasoningContent?: unknown } | null | undefined;
-  if (typeof event.contentBlockIndex !== 'number' || typeof change !== 'object' || change === null) return undefined;
-  if (change.toolUse !== undefined) return undefined;
-  if (typeof change.text === 'string') {
-    return change.reasoningContent === undefined ? (payload as ContentBlockDeltaEvent) : undefined;
-  }
-  const reasoning = change.reasoningContent as Record<string, unknown> | null | undefined;
-  if (change.text !== undefined || typeof reasoning !== 'object' || reasoning === null || Array.isArray(reasoning)) {
-    return undefined;
-  }
-  return isOptionalString(reasoning.text) &&
-    isOptionalString(reasoning.signature) &&
-    isOptionalString(reasoning.redactedContent)
-    ? (payload as ContentBlockDeltaEvent)
-    : undefined;
-}
-
-function isOptionalString(value: unknown): boolean {
-  return value === undefined || typeof value === 'string';
 }
 
 /** The open block at `index` if it is of `kind`; otherwise closes what is there and opens a new one. */
