@@ -34,7 +34,7 @@ function walk(dir) {
   const files = [];
   if (!existsSync(dir)) return files;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) files.push(...walk(path));
     else if (SOURCE_EXTENSIONS.some((ext) => entry.name.endsWith(ext)) && !entry.name.endsWith('.d.ts'))
@@ -55,7 +55,9 @@ function resolveRelative(from, specifier) {
   return candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
 }
 
-const isTestFile = (path) => /\.test\.[mc]?[tj]sx?$/.test(path) || path.split(sep).includes('test');
+// Test files and the helpers only tests import (`*.test.helpers.ts`, `*.test-support.ts`, `src/test/`).
+const isTestFile = (path) =>
+  /\.test(\.helpers|-helpers|-support)?\.[mc]?[tj]sx?$/.test(path) || path.split(sep).includes('test');
 
 /** Strongly connected components with more than one node (or a self-loop): the cycles. */
 export function findCycles(graph) {

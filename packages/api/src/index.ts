@@ -96,6 +96,45 @@ export {
   fetchModelsDevJson,
 } from './catalogue/refresh-catalogue.js';
 export { serializeCatalogue } from './catalogue/serialize-catalogue.js';
+// Providers as data, the registry and plugins.
+export { BUILTIN_ADAPTER_FACTORIES, type ProviderAdapterFactory } from './providers/adapter-factories.js';
+export { BUILTIN_PROVIDERS } from './providers/builtin-providers.js';
+export { type ProviderCatalogue, SHIPPED_PROVIDER_CATALOGUE } from './providers/catalogue-models.js';
+export { createProvider, getDefaultProviderRegistry, getProvider, resolveModel } from './providers/default-registry.js';
+export { matchesModel } from './providers/model-pattern.js';
+export { isProviderConfigurationError, ProviderConfigurationError } from './providers/provider-configuration-error.js';
+export type {
+  AdapterProviderEntry,
+  BuiltinAdapterId,
+  BuiltinAdapterSettings,
+  BuiltinProviderEntry,
+  ModelOverride,
+  ModelPattern,
+  ProviderAuthStyle,
+  ProviderConfigureContext,
+  ProviderEntry,
+  ProviderEntryBase,
+  ProviderParameter,
+  ThirdPartyAdapterId,
+  ThirdPartyProviderEntry,
+} from './providers/provider-entry.js';
+export type { ProviderStatus } from './providers/provider-status.js';
+export {
+  type CreateProviderOptions,
+  createProviderRegistry,
+  type ProviderPlugin,
+  type ProviderRegistry,
+  type ProviderRegistryOptions,
+  type ResolvedModel,
+} from './providers/registry.js';
+export {
+  type HistoryEndpoint,
+  IMAGE_PLACEHOLDER,
+  PORTABLE_TOOL_CALL_ID_RULES,
+  type TransferHistoryOptions,
+  type TransferredHistory,
+  transferHistory,
+} from './providers/transfer-history.js';
 
 export { abortableSleep, type LinkedAbortController, linkAbortController } from './shared/abort.js';
 export type { AdapterSettings } from './shared/adapter-settings.js';

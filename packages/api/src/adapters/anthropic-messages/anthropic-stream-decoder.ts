@@ -211,6 +211,22 @@ export class AnthropicStreamDecoder {
   }
 
   private onDelta(event: Record<string, unknown>, out: StreamEvent[]): void {
+    // Fast path for nearly every event of a stream, a text or thinking piece of an open block: no
+    // intermediate objects. Anything else (or an odd field type) takes the general path below.
+    const wireIndex = event.index;
+    const fields = event.delta;
+    if (typeof wireIndex === 'number' && typeof fields === 'object' && fields !== null) {
+      const open = this.blocks.get(wireIndex);
+      const piece = fields as Record<string, unknown>;
+      if (open?.kind === 'text' && piece.type === 'text_delta' && typeof piece.text === 'string') {
+        if (piece.text !== '') out.push({ type: 'text-delta', blockId: open.blockId, delta: piece.text });
+        return;
+      }
+      if (open?.kind === 'thinking' && piece.type === 'thinking_delta' && typeof piece.thinking === 'string') {
+        if (piece.thinking !== '') out.push({ type: 'thinking-delta', blockId: open.blockId, delta: piece.thinking });
+        return;
+      }
+    }
     const read = readContentBlockDelta(event);
     if (read === undefined) return;
     const { index, delta } = read;

@@ -20,6 +20,8 @@ const composed = new WeakMap<Dispatcher, Dispatcher>();
  * const response = await sendStreamRequest({ ..., dispatcher: withBedrockErrorTypeDispatcher(agent) });
  */
 export function withBedrockErrorTypeDispatcher(dispatcher: Dispatcher): Dispatcher {
+  // A hand-written dispatcher without `compose` is used as is (its errors are classified by status).
+  if (typeof dispatcher.compose !== 'function') return dispatcher;
   let wrapped = composed.get(dispatcher);
   if (wrapped === undefined) {
     wrapped = dispatcher.compose(
