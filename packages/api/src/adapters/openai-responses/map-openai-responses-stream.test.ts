@@ -48,6 +48,31 @@ describe('OpenAIResponsesStreamMapper', () => {
     ]);
   });
 
+  it('sends each delta to the block of its own item and part when parts and items interleave', () => {
+    const delta = (item_id: string, output_index: number, content_index: number, text: string) =>
+      sse({ type: 'response.output_text.delta', item_id, output_index, content_index, delta: text });
+    const { out } = feed(mapper(), [
+      delta('msg_a', 0, 0, 'a0'),
+      delta('msg_a', 0, 0, 'a0+'),
+      delta('msg_a', 0, 1, 'a1'),
+      delta('msg_a', 0, 0, 'a0++'),
+      sse({ type: 'response.refusal.delta', item_id: 'msg_a', output_index: 0, content_index: 1, delta: 'no' }),
+      delta('msg_b', 1, 0, 'b0'),
+      delta('msg_a', 0, 1, 'a1+'),
+    ]);
+    const deltas = out.flatMap((event) => (event.type === 'text-delta' ? [`${event.blockId}=${event.delta}`] : []));
+    expect(deltas).toEqual([
+      'msg_a:0=a0',
+      'msg_a:0=a0+',
+      'msg_a:1=a1',
+      'msg_a:0=a0++',
+      'msg_a:1=no',
+      'msg_b:0=b0',
+      'msg_a:1=a1+',
+    ]);
+    expect(out.filter((event) => event.type === 'text-start')).toHaveLength(3);
+  });
+
   it('uses the SSE event name when the payload has no type', () => {
     const { out, terminal } = feed(mapper(), [sse({ response: { status: 'completed' } }, 'response.completed')]);
     expect(terminal).toEqual([true]);

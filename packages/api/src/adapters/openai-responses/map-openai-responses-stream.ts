@@ -61,6 +61,8 @@ export class OpenAIResponsesStreamMapper {
   private started = false;
   private hasToolCalls = false;
   private hasRefusal = false;
+  /** The part the last text delta went to (reset by every `register`): its next deltas skip the lookups. */
+  private lastText: { itemId: string; contentIndex: number; blockId: string } | undefined;
 
   constructor(private readonly options: OpenAIResponsesStreamMapperOptions) {
     this.calls = new OpenAIResponsesToolCalls(options.declaredToolNames);
@@ -194,6 +196,7 @@ export class OpenAIResponsesStreamMapper {
   }
 
   private register<T extends ItemState>(item: T, outputIndex: number): T {
+    this.lastText = undefined;
     this.items.set(item.key, item);
     this.byOutputIndex.set(outputIndex, item);
     return item;
@@ -225,8 +228,20 @@ export class OpenAIResponsesStreamMapper {
   private textDelta(record: Record<string, unknown>, refusal: boolean, out: StreamEvent[]): void {
     const delta = record.delta;
     if (typeof delta !== 'string' || delta === '') return;
+    const last = refusal ? undefined : this.lastText;
+    if (last !== undefined && last.itemId === record.item_id && last.contentIndex === record.content_index) {
+      out.push({ type: 'text-delta', blockId: last.blockId, delta });
+      return;
+    }
     this.ensureStarted(out);
-    const blockId = this.textOpen(this.messageItem(record), indexOf(record.content_index), refusal, out);
+    const item = this.messageItem(record);
+    const contentIndex = indexOf(record.content_index);
+    const blockId = this.textOpen(item, contentIndex, refusal, out);
+    // Cached only for a part found by its item id (not the output-index fallback) at a valid index,
+    // so the item id and content index alone decide the block, as the lookups above do.
+    const itemId = record.item_id;
+    const exact = typeof itemId === 'string' && record.content_index === contentIndex;
+    if (!refusal && exact && this.items.get(itemId) === item) this.lastText = { itemId, contentIndex, blockId };
     out.push({ type: 'text-delta', blockId, delta });
   }
 
