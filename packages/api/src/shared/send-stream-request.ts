@@ -3,24 +3,13 @@ import { RedirectError } from '../spec/llm-error-classes.js';
 import { classifyHttpError, type HttpErrorRule } from './classify-http-error.js';
 import { getSharedHttpAgent } from './http-agent.js';
 import { redactUrl } from './redact-secrets.js';
+import type { SendRequestOptions } from './send-request.js';
 import { toLlmError } from './to-llm-error.js';
 
-/** Options of {@link sendStreamRequest}. */
-export interface SendStreamRequestOptions {
-  providerId: string;
-  url: string;
-  /** Default `POST` when there is a body, else `GET`. */
-  method?: string;
-  headers?: Record<string, string>;
-  /** Sent as is when a string; otherwise serialized as JSON with `content-type: application/json`. */
-  body?: unknown;
-  signal?: AbortSignal;
+/** Options of {@link sendStreamRequest}: those of `sendRequest`, with a dispatcher instead of a fetch. */
+export interface SendStreamRequestOptions extends Omit<SendRequestOptions, 'fetch'> {
   /** The connection pool; the shared agent when omitted. */
   dispatcher?: Dispatcher;
-  errorRules?: readonly HttpErrorRule[];
-  knownSecrets?: readonly string[];
-  /** Most bytes of an error body read for classification. Default 64 KiB. */
-  maxErrorBodyBytes?: number;
   /** Most same-origin redirects followed. Default 5. Cross-origin redirects are never followed. */
   maxRedirects?: number;
 }

@@ -2,13 +2,12 @@ import { linkAbortController } from '../../shared/abort.js';
 import type { AdapterSettings } from '../../shared/adapter-settings.js';
 import { getSharedHttpAgent } from '../../shared/http-agent.js';
 import { createProviderFetch } from '../../shared/provider-fetch.js';
+import { readJsonBody } from '../../shared/read-json-body.js';
 import { withRetries } from '../../shared/retry-policy.js';
 import { sendRequest } from '../../shared/send-request.js';
 import { type StreamResponse, sendStreamRequest } from '../../shared/send-stream-request.js';
-import { DEFAULT_STALL_OPTIONS, withStallTimeouts } from '../../shared/stall-timeouts.js';
 import { streamWithRetries } from '../../shared/stream-with-retries.js';
 import { createLlmError } from '../../spec/create-llm-error.js';
-import { NetworkError } from '../../spec/llm-error-classes.js';
 import type { LlmCallOptions, LlmProvider, ModelInfo } from '../../spec/provider.js';
 import type { LlmRequest } from '../../spec/request.js';
 import type { AssistantResponse } from '../../spec/response.js';
@@ -275,41 +274,6 @@ async function* mapEventStreamBody(
 
 function stallOption(settings: BedrockConverseSettings) {
   return settings.stall === undefined ? {} : { stall: settings.stall };
-}
-
-/**
- * Reads a whole JSON body with the idle stall timer between chunks (a body that stops arriving is a
- * `stream_stall`, retried); a body cut short, which is not JSON, is a retryable network error.
- */
-async function readJsonBody(
-  response: Response,
-  controller: AbortController,
-  settings: BedrockConverseSettings,
-  providerId: string,
-): Promise<unknown> {
-  let text = '';
-  if (response.body !== null) {
-    const idleTimeoutMs =
-      settings.stall === false ? 0 : (settings.stall?.idleTimeoutMs ?? DEFAULT_STALL_OPTIONS.idleTimeoutMs);
-    const decoder = new TextDecoder();
-    const chunks = withStallTimeouts(response.body, {
-      controller,
-      providerId,
-      firstByteTimeoutMs: idleTimeoutMs,
-      idleTimeoutMs,
-    });
-    for await (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
-    text += decoder.decode();
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new NetworkError({
-      providerId,
-      cause: error,
-      message: `The response from provider "${providerId}" was cut short (${text.length} characters, not valid JSON).`,
-    });
-  }
 }
 
 function secretsOf(auth: BedrockAuth): string[] {

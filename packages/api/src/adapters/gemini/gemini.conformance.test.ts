@@ -7,7 +7,7 @@ import { assembleMessage } from '../../shared/message-assembler.js';
 import { isRateLimitError } from '../../spec/llm-error-classes.js';
 import type { LlmRequest } from '../../spec/request.js';
 import { fixture, fixturesSkipReason, providerStreamsDir } from '../../test/fixtures.js';
-import { collectEvents, expectWellFormed } from './event-checks.test.helpers.js';
+import { collectEvents, expectWellFormed } from '../../test/stream-contract.js';
 import { createGeminiProvider, type GeminiSettings } from './gemini-provider.js';
 
 const request: LlmRequest = { model: 'gemini-3-pro-preview', messages: [{ role: 'user', content: 'How many rs?' }] };

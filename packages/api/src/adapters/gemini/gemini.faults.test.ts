@@ -5,7 +5,7 @@ import type { LlmError } from '../../spec/llm-error.js';
 import { isContextOverflowError, isMissingApiKeyError, isQuotaExceededError } from '../../spec/llm-error-classes.js';
 import type { LlmRequest } from '../../spec/request.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
-import { collectEvents, expectWellFormed } from './event-checks.test.helpers.js';
+import { collectEvents, expectWellFormed } from '../../test/stream-contract.js';
 import { createGeminiProvider, type GeminiSettings } from './gemini-provider.js';
 
 const request: LlmRequest = { model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'Hi' }] };

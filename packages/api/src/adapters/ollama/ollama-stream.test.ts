@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assembleMessage } from '../../shared/message-assembler.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
-import { expectWellFormed } from './event-checks.test.helpers.js';
+import { expectWellFormed } from '../../test/stream-contract.js';
 import { OllamaResponseMapper } from './ollama-stream.js';
 import type { OllamaChatResponse } from './ollama-wire.js';
 

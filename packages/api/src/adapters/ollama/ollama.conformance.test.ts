@@ -2,7 +2,7 @@ import { type MockServer, type MockTurn, startMockServer } from '@boxagnts/testk
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { assembleMessage } from '../../shared/message-assembler.js';
 import type { LlmRequest } from '../../spec/request.js';
-import { collectEvents, expectWellFormed } from './event-checks.test.helpers.js';
+import { collectEvents, expectWellFormed } from '../../test/stream-contract.js';
 import { createOllamaProvider, type OllamaSettings } from './ollama-provider.js';
 
 // No recorded Ollama streams exist in shared/fixtures, so these scripted turns, rendered by the

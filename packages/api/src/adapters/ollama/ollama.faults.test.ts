@@ -5,7 +5,7 @@ import type { LlmError } from '../../spec/llm-error.js';
 import { isContextOverflowError, isQuotaExceededError } from '../../spec/llm-error-classes.js';
 import type { LlmRequest } from '../../spec/request.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
-import { collectEvents, expectWellFormed } from './event-checks.test.helpers.js';
+import { collectEvents, expectWellFormed } from '../../test/stream-contract.js';
 import { createOllamaProvider, type OllamaSettings } from './ollama-provider.js';
 
 const request: LlmRequest = { model: 'qwen3:8b', messages: [{ role: 'user', content: 'Hi' }] };

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { StreamEvent } from '../../spec/stream-event.js';
+import type { StreamEvent } from '../spec/stream-event.js';
 
 /** Every event of a stream, in order. */
 export async function collectEvents(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
