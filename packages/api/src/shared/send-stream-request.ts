@@ -1,6 +1,6 @@
 import { type Dispatcher, request as undiciRequest } from 'undici';
 import { RedirectError } from '../spec/llm-error-classes.js';
-import { classifyHttpError, type HttpErrorRule } from './classify-http-error.js';
+import { classifyHttpError } from './classify-http-error.js';
 import { getSharedHttpAgent } from './http-agent.js';
 import { redactUrl } from './redact-secrets.js';
 import type { SendRequestOptions } from './send-request.js';

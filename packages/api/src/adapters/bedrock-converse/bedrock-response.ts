@@ -1,8 +1,8 @@
 import { checkToolInputValue, parseToolInput, type ToolInputParseResult } from '../../shared/tool-input.js';
+import { UniqueToolCallIds as ToolCallIds } from '../../shared/unique-tool-call-ids.js';
 import type { AssistantContentBlock } from '../../spec/message.js';
 import type { ProviderMetadata } from '../../spec/provider-metadata.js';
 import type { AssistantResponse } from '../../spec/response.js';
-import { ToolCallIds } from './bedrock-stream-events.js';
 import type { ConverseResponse } from './bedrock-wire-types.js';
 import { BEDROCK_PROTOCOL_ID } from './build-bedrock-request.js';
 import { mapBedrockStopReason } from './map-bedrock-stop-reason.js';

@@ -3,7 +3,7 @@ import { assembleMessage } from '../../shared/message-assembler.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
 import { expectWellFormed } from './bedrock-converse.test.helpers.js';
 import type { EventStreamMessage } from './bedrock-event-stream.js';
-import { mapBedrockStream, ToolCallIds } from './bedrock-stream-events.js';
+import { mapBedrockStream } from './bedrock-stream-events.js';
 
 const encoder = new TextEncoder();
 
@@ -136,19 +136,5 @@ describe('mapBedrockStream', () => {
     };
     await expect(map(broken)).rejects.toMatchObject({ reason: 'server', isRetryable: true });
     await expect(map(event('contentBlockStop', {}))).rejects.toMatchObject({ reason: 'server' });
-  });
-});
-
-describe('ToolCallIds', () => {
-  it('keeps ids, generates missing ones from the block index, and suffixes repeats', () => {
-    const ids = new ToolCallIds();
-    expect([ids.next('a', 0), ids.next('a', 1), ids.next(undefined, 2), ids.next('', 3), ids.next('a', 4)]).toEqual([
-      'a',
-      'a_2',
-      'call_2',
-      'call_3',
-      'a_3',
-    ]);
-    expect(ids.next('call_2', 5)).toBe('call_2_2');
   });
 });

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { createToolInputBuffer, type ToolInputBuffer } from '../../shared/tool-input.js';
+import { UniqueToolCallIds as ToolCallIds } from '../../shared/unique-tool-call-ids.js';
 import { createLlmError } from '../../spec/create-llm-error.js';
 import type { ProviderMetadata } from '../../spec/provider-metadata.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
@@ -18,24 +19,6 @@ import {
 import { BEDROCK_PROTOCOL_ID } from './build-bedrock-request.js';
 import { mapBedrockStopReason } from './map-bedrock-stop-reason.js';
 import { mapBedrockUsage } from './map-bedrock-usage.js';
-
-/**
- * Tool-call ids within one message: a missing id becomes `call_<blockIndex>` and a repeated one gets
- * `_2`, `_3`… appended, so every call of a message has its own id (a broken server can send the same
- * id twice or none at all) and the same input always gets the same ids.
- */
-export class ToolCallIds {
-  private readonly used = new Set<string>();
-
-  /** A unique id for the call at `blockIndex`, keeping the vendor's id when it is usable. */
-  next(vendorId: string | undefined, blockIndex: number): string {
-    const base = vendorId === undefined || vendorId.trim() === '' ? `call_${blockIndex}` : vendorId;
-    let id = base;
-    for (let copy = 2; this.used.has(id); copy += 1) id = `${base}_${copy}`;
-    this.used.add(id);
-    return id;
-  }
-}
 
 type OpenBlock =
   | { kind: 'text'; blockId: string }

@@ -1,8 +1,9 @@
 import { parseToolInput } from '../../shared/tool-input.js';
+import { UniqueToolCallIds as ToolCallIds } from '../../shared/unique-tool-call-ids.js';
 import type { AssistantContentBlock } from '../../spec/message.js';
 import type { AssistantResponse } from '../../spec/response.js';
 import { COHERE_PROTOCOL_ID } from './build-cohere-request.js';
-import { cohereMessageMetadata, ToolCallIds } from './cohere-stream-events.js';
+import { cohereMessageMetadata } from './cohere-stream-events.js';
 import type { CohereChatResponse } from './cohere-wire-types.js';
 import { mapCohereFinishReason } from './map-cohere-finish-reason.js';
 import { mapCohereUsage } from './map-cohere-usage.js';

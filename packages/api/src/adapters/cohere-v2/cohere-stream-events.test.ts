@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { assembleMessage } from '../../shared/message-assembler.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
 import { expectWellFormed } from './cohere.test.helpers.js';
-import { CohereStreamDecoder, decodeCohereEventStream, ToolCallIds } from './cohere-stream-events.js';
+import { CohereStreamDecoder, decodeCohereEventStream } from './cohere-stream-events.js';
 
 async function map(...payloads: unknown[]): Promise<StreamEvent[]> {
   const decoder = new CohereStreamDecoder({ providerId: 'cohere', model: 'command-a' });
@@ -144,17 +144,5 @@ describe('decodeCohereEventStream', () => {
     const { batches, thrown } = await decode([sse(text('a')) + sse('{"type": "content-delta", ') + sse(text('b'))]);
     expect(batches.flat().map((event) => event.type)).toEqual(['message-start', 'text-start', 'text-delta']);
     expect(thrown).toMatchObject({ reason: 'server', isRetryable: true });
-  });
-});
-
-describe('ToolCallIds', () => {
-  it('keeps ids, generates missing ones from the index, and suffixes repeats', () => {
-    const ids = new ToolCallIds();
-    expect([ids.next('a', 0), ids.next('a', 1), ids.next(undefined, 2), ids.next(' ', 3)]).toEqual([
-      'a',
-      'a_2',
-      'call_2',
-      'call_3',
-    ]);
   });
 });

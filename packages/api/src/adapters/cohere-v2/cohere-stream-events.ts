@@ -1,6 +1,7 @@
 import { createSseParser } from '../../shared/sse-parser.js';
 import type { StreamEventBatch } from '../../shared/stream-with-retries.js';
 import { createToolInputBuffer, type ToolInputBuffer } from '../../shared/tool-input.js';
+import { UniqueToolCallIds as ToolCallIds } from '../../shared/unique-tool-call-ids.js';
 import { createLlmError } from '../../spec/create-llm-error.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
 import { COHERE_PROTOCOL_ID } from './build-cohere-request.js';
@@ -17,24 +18,6 @@ import {
 } from './cohere-wire-types.js';
 import { mapCohereFinishReason } from './map-cohere-finish-reason.js';
 import { mapCohereUsage } from './map-cohere-usage.js';
-
-/**
- * Tool-call ids within one message: a missing id becomes `call_<index>` and a repeated one gets
- * `_2`, `_3`… appended, so every call of a message has its own id (a broken server can send the same
- * id twice or none at all) and the same input always gets the same ids.
- */
-export class ToolCallIds {
-  private readonly used = new Set<string>();
-
-  /** A unique id for the call at `index`, keeping the vendor's id when it is usable. */
-  next(vendorId: string | undefined, index: number): string {
-    const base = vendorId === undefined || vendorId.trim() === '' ? `call_${index}` : vendorId;
-    let id = base;
-    for (let copy = 2; this.used.has(id); copy += 1) id = `${base}_${copy}`;
-    this.used.add(id);
-    return id;
-  }
-}
 
 type OpenBlock =
   | { kind: 'text'; blockId: string }

@@ -1,4 +1,5 @@
 import { createSseParser } from '../../shared/sse-parser.js';
+import { isObject, isOptionalNumber, isOptionalString } from '../../shared/type-guards.js';
 import { NetworkError } from '../../spec/llm-error-classes.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
 import type { GeminiResponseMapper } from './gemini-stream.js';
@@ -92,20 +93,6 @@ export async function* readGeminiStream(
   parser.end();
   mapper.end(true, out);
   if (out.length > 0) yield out;
-}
-
-type Loose = Record<string, unknown>;
-
-function isObject(value: unknown): value is Loose {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isOptionalString(value: unknown): boolean {
-  return value === undefined || typeof value === 'string';
-}
-
-function isOptionalNumber(value: unknown): boolean {
-  return value === undefined || typeof value === 'number';
 }
 
 /** A response without `error`, `promptFeedback` or function calls whose known fields all have their schema type. */

@@ -1,4 +1,5 @@
 import { createNdjsonParser } from '../../shared/ndjson-parser.js';
+import { isObject, isOptionalNumber, isOptionalString } from '../../shared/type-guards.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
 import type { OllamaResponseMapper } from './ollama-stream.js';
 import { type OllamaChatResponse, ollamaChatResponseSchema } from './ollama-wire.js';
@@ -47,20 +48,6 @@ export async function* readOllamaStream(
   parser.end();
   mapper.end(true, out);
   if (out.length > 0) yield out;
-}
-
-type Loose = Record<string, unknown>;
-
-function isObject(value: unknown): value is Loose {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isOptionalString(value: unknown): boolean {
-  return value === undefined || typeof value === 'string';
-}
-
-function isOptionalNumber(value: unknown): boolean {
-  return value === undefined || typeof value === 'number';
 }
 
 /** A line without `error` or tool calls whose known fields all have their schema type. */
