@@ -1,0 +1,102 @@
+import { basename, dirname } from 'node:path';
+import { z } from 'zod';
+import { defineTool } from '../define-tool.js';
+import { closeNames } from '../skills/close-names.js';
+import { expandSkill } from '../skills/expand-skill.js';
+import { loadSkills, type SkillCatalogue } from '../skills/load-skills.js';
+import { formatSkillListing } from '../skills/skill-listing.js';
+import type { Tool } from '../tool.js';
+import { errorResult, textResult } from '../tool-results.js';
+
+const skillInput = z.object({
+  name: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('The skill to load, exactly as listed (e.g. "code-review"). Leave out to list the available skills.'),
+  arguments: z
+    .string()
+    .optional()
+    .describe(
+      'Arguments for the skill as one string, split like a shell command line: words in order, or name=value; quote values that contain spaces. Leave out when the skill takes none.',
+    ),
+});
+
+/** Options of {@link createSkillTool}. */
+export interface SkillToolOptions {
+  /** Search folders, most specific first (see `defaultSkillFolders`). */
+  folders: readonly string[];
+}
+
+function listingText(catalogue: SkillCatalogue): string {
+  const parts = [formatSkillListing(catalogue.skills)];
+  if (catalogue.overrides.length > 0) {
+    parts.push(
+      `Overridden skills (the first folder wins):\n${catalogue.overrides
+        .map((override) => `- ${override.name}: using ${override.used}, ignoring ${override.ignored.join(', ')}`)
+        .join('\n')}`,
+    );
+  }
+  if (catalogue.warnings.length > 0) {
+    parts.push(
+      `Skipped (malformed):\n${catalogue.warnings.map((warning) => `- ${warning.file}: ${warning.message}`).join('\n')}`,
+    );
+  }
+  return parts.join('\n\n');
+}
+
+/**
+ * The `skill` tool: lists the skills found in the search folders, or loads one (its instructions
+ * with the arguments filled in, and its folder so supporting files can be read). Skills are read
+ * fresh on every call, so edits to a `SKILL.md` apply at once.
+ *
+ * @example
+ * const skill = createSkillTool({
+ *   folders: defaultSkillFolders({ root: process.cwd(), builtinFolder: '/opt/boxagnts/extensions/skills' }),
+ * });
+ */
+export function createSkillTool(options: SkillToolOptions): Tool<typeof skillInput> {
+  return defineTool({
+    name: 'skill',
+    description: [
+      'Load a skill: task-specific instructions (and supporting files) written for this project or user.',
+      'Call it with a skill name before starting a task that a listed skill covers, then follow the instructions it returns.',
+      'Call it without a name to list the available skills with their descriptions.',
+      'Do not use it to run commands or read arbitrary files; it only returns skill instructions.',
+    ].join(' '),
+    inputSchema: skillInput,
+    permission: 'read-only',
+    execute: async ({ name, arguments: argumentString }, context) => {
+      const catalogue = await loadSkills({ folders: options.folders, signal: context.signal });
+      if (name === undefined) {
+        return textResult(listingText(catalogue), {
+          skills: catalogue.skills.map((skill) => skill.name),
+          warnings: catalogue.warnings,
+          overrides: catalogue.overrides,
+        });
+      }
+      const skill = catalogue.skills.find((candidate) => candidate.name === name);
+      if (skill === undefined) {
+        const names = catalogue.skills.map((candidate) => candidate.name);
+        const close = closeNames(name, names);
+        const skipped = catalogue.warnings.find((warning) => basename(dirname(warning.file)) === name);
+        const hint =
+          close.length > 0
+            ? ` Did you mean: ${close.join(', ')}?`
+            : names.length > 0
+              ? ` Available skills: ${names.join(', ')}.`
+              : ' No skills are available.';
+        const broken =
+          skipped === undefined ? '' : ` A skill folder "${name}" exists but was skipped: ${skipped.message}.`;
+        return errorResult(`Unknown skill "${name}".${hint}${broken} Call skill without a name to list them all.`);
+      }
+      const expansion = await expandSkill(skill, argumentString ?? '');
+      if (!expansion.ok) return errorResult(expansion.message);
+      return textResult(expansion.text, {
+        skill: skill.name,
+        file: skill.file,
+        supportingFiles: expansion.supportingFiles,
+      });
+    },
+  });
+}

@@ -1,0 +1,233 @@
+import { open, readdir, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { basename, join } from 'node:path';
+import { parseSkillFrontmatter, splitFrontmatter, startsWithFrontmatter } from './skill-frontmatter.js';
+
+/** The file that makes a folder a skill. */
+export const SKILL_FILE = 'SKILL.md';
+/** Longest frontmatter read while listing; bodies are never read then. */
+const MAX_FRONTMATTER_BYTES = 64 * 1024;
+const CHUNK_BYTES = 4096;
+
+/** One declared argument of a skill (BoxAgnts `args`). */
+export interface SkillArgument {
+  name: string;
+  description?: string;
+  required: boolean;
+}
+
+/** What is known of a skill before it is used: its frontmatter and where it lives, not its body. */
+export interface SkillSummary {
+  name: string;
+  description: string;
+  whenToUse?: string;
+  license?: string;
+  compatibility?: string;
+  /** `allowed-tools` and `tools`, merged. */
+  allowedTools: string[];
+  args: SkillArgument[];
+  metadata: Record<string, string>;
+  /** The skill's folder (supporting files are relative to it). */
+  directory: string;
+  /** The `SKILL.md` path. */
+  file: string;
+  /** The search folder it was found in. */
+  source: string;
+}
+
+/** A skill left out of the catalogue, and why. */
+export interface SkillWarning {
+  file: string;
+  message: string;
+}
+
+/** Skills of the same name found in several folders: the first folder's wins. */
+export interface SkillOverride {
+  name: string;
+  used: string;
+  ignored: string[];
+}
+
+/** Every usable skill (sorted by name), the ones skipped, and the name clashes resolved. */
+export interface SkillCatalogue {
+  skills: SkillSummary[];
+  warnings: SkillWarning[];
+  overrides: SkillOverride[];
+}
+
+/** Options of {@link defaultSkillFolders}. */
+export interface DefaultSkillFoldersOptions {
+  /** The project root. */
+  root: string;
+  /** The user's global skills; default `~/.boxagnts/skills`. */
+  globalFolder?: string;
+  /** Skills shipped with the host (e.g. the repository's `extensions/skills`), searched last. */
+  builtinFolder?: string;
+}
+
+/**
+ * The standard search order, most specific first: the project's `.boxagnts/skills`,
+ * `.agents/skills` and `.claude/skills`, then the user's global folder, then the built-ins.
+ */
+export function defaultSkillFolders(options: DefaultSkillFoldersOptions): string[] {
+  const folders = [
+    join(options.root, '.boxagnts', 'skills'),
+    join(options.root, '.agents', 'skills'),
+    join(options.root, '.claude', 'skills'),
+    options.globalFolder ?? join(homedir(), '.boxagnts', 'skills'),
+  ];
+  if (options.builtinFolder !== undefined) folders.push(options.builtinFolder);
+  return folders;
+}
+
+type HeadRead = { ok: true; yaml: string } | { ok: false; problem: string };
+
+/** Reads a `SKILL.md` only up to the end of its frontmatter (progressive disclosure). */
+async function readFrontmatter(file: string): Promise<HeadRead> {
+  const handle = await open(file, 'r');
+  try {
+    const decoder = new TextDecoder();
+    const buffer = Buffer.alloc(CHUNK_BYTES);
+    let text = '';
+    let total = 0;
+    while (total < MAX_FRONTMATTER_BYTES) {
+      const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, total);
+      const done = bytesRead === 0;
+      total += bytesRead;
+      text += decoder.decode(buffer.subarray(0, bytesRead), { stream: !done });
+      if ((done || text.includes('\n')) && !startsWithFrontmatter(text)) {
+        return { ok: false, problem: 'it must start with a YAML frontmatter block ("---" on the first line)' };
+      }
+      const split = splitFrontmatter(text);
+      if (split !== null) return { ok: true, yaml: split.yaml };
+      if (done) break;
+    }
+    return {
+      ok: false,
+      problem:
+        total >= MAX_FRONTMATTER_BYTES
+          ? `the frontmatter is not closed within ${MAX_FRONTMATTER_BYTES} bytes`
+          : 'the frontmatter is not closed by a "---" line',
+    };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads one skill's summary, or says why it cannot be used. */
+export async function loadSkillSummary(
+  directory: string,
+  source: string,
+): Promise<{ ok: true; skill: SkillSummary } | { ok: false; warning: SkillWarning }> {
+  const file = join(directory, SKILL_FILE);
+  const head = await readFrontmatter(file);
+  if (!head.ok) return { ok: false, warning: { file, message: head.problem } };
+  const parsed = parseSkillFrontmatter(head.yaml);
+  if (!parsed.ok) return { ok: false, warning: { file, message: parsed.problem } };
+  const frontmatter = parsed.frontmatter;
+  const folderName = basename(directory);
+  if (frontmatter.name !== folderName) {
+    return {
+      ok: false,
+      warning: {
+        file,
+        message: `"name" is "${frontmatter.name}" but the folder is "${folderName}"; they must match (rename one)`,
+      },
+    };
+  }
+  const allowedTools = [...new Set([...(frontmatter['allowed-tools'] ?? []), ...(frontmatter.tools ?? [])])];
+  return {
+    ok: true,
+    skill: {
+      name: frontmatter.name,
+      description: frontmatter.description,
+      ...(frontmatter.when_to_use === undefined ? {} : { whenToUse: frontmatter.when_to_use }),
+      ...(frontmatter.license === undefined ? {} : { license: frontmatter.license }),
+      ...(frontmatter.compatibility === undefined ? {} : { compatibility: frontmatter.compatibility }),
+      allowedTools,
+      args: (frontmatter.args ?? []).map((argument) => ({ ...argument })),
+      metadata: frontmatter.metadata ?? {},
+      directory,
+      file,
+      source,
+    },
+  };
+}
+
+function errorCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/** The skill folders (sub-folders holding a `SKILL.md`) of one search folder, sorted. */
+async function skillDirectories(folder: string, warnings: SkillWarning[]): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+      warnings.push({ file: folder, message: `cannot read the skills folder: ${(error as Error).message}` });
+    }
+    return [];
+  }
+  const directories: string[] = [];
+  for (const name of names.sort()) {
+    if (name.startsWith('.')) continue;
+    const file = join(folder, name, SKILL_FILE);
+    try {
+      if ((await stat(file)).isFile()) directories.push(join(folder, name));
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT' && errorCode(error) !== 'ENOTDIR') {
+        warnings.push({ file, message: `cannot read: ${(error as Error).message}` });
+      }
+    }
+  }
+  return directories;
+}
+
+/** Options of {@link loadSkills}. */
+export interface LoadSkillsOptions {
+  /** Search folders, most specific first (see {@link defaultSkillFolders}). */
+  folders: readonly string[];
+  signal?: AbortSignal;
+}
+
+/**
+ * Finds every skill in the search folders, reading only frontmatter. A malformed `SKILL.md` is
+ * skipped with a warning naming the file and the problem; a skill name found in several folders is
+ * taken from the earliest folder and the clash is reported in `overrides`.
+ *
+ * @example
+ * const { skills, warnings } = await loadSkills({ folders: defaultSkillFolders({ root: process.cwd() }) });
+ */
+export async function loadSkills(options: LoadSkillsOptions): Promise<SkillCatalogue> {
+  const warnings: SkillWarning[] = [];
+  const found = new Map<string, SkillSummary>();
+  const ignored = new Map<string, string[]>();
+  for (const folder of options.folders) {
+    options.signal?.throwIfAborted();
+    for (const directory of await skillDirectories(folder, warnings)) {
+      let loaded: Awaited<ReturnType<typeof loadSkillSummary>>;
+      try {
+        loaded = await loadSkillSummary(directory, folder);
+      } catch (error) {
+        warnings.push({ file: join(directory, SKILL_FILE), message: `cannot read: ${(error as Error).message}` });
+        continue;
+      }
+      if (!loaded.ok) {
+        warnings.push(loaded.warning);
+        continue;
+      }
+      const { skill } = loaded;
+      if (found.has(skill.name)) ignored.set(skill.name, [...(ignored.get(skill.name) ?? []), skill.file]);
+      else found.set(skill.name, skill);
+    }
+  }
+  const skills = [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const overrides = [...ignored.entries()].map(([name, files]) => ({
+    name,
+    used: found.get(name)!.file,
+    ignored: files,
+  }));
+  return { skills, warnings, overrides };
+}
