@@ -7,6 +7,35 @@ export type {
 } from './agent-runner.js';
 export { defineTool, ToolDefinitionError } from './define-tool.js';
 export { type ExecuteToolOptions, executeTool } from './execute-tool.js';
+export { AGENT_MAX_TURNS, AGENT_WAIT_SECONDS, agentStatusTool, agentTool } from './native/agent.js';
+export { askUserQuestionTool } from './native/ask-user-question.js';
+export {
+  type Brief,
+  type BriefAttachment,
+  type BriefToolOptions,
+  briefTool,
+  createBriefTool,
+  guessMimeType,
+} from './native/brief.js';
+export {
+  ENTER_PLAN_MODE_TOOL_NAME,
+  EXIT_PLAN_MODE_TOOL_NAME,
+  enterPlanModeTool,
+  exitPlanModeTool,
+} from './native/plan-mode.js';
+export {
+  queryTerms,
+  RANK_WEIGHTS,
+  type RankableTool,
+  type RankedTool,
+  type RankToolsResult,
+  rankTools,
+  scoreTool,
+  splitWords,
+} from './native/rank-tools.js';
+export { SLEEP_MAX_SECONDS, SLEEP_MIN_SECONDS, sleepTool } from './native/sleep.js';
+export { createToolSearchTool, TOOL_SEARCH_MAX_RESULTS, type ToolSearchSource } from './native/tool-search.js';
+export { checkPlanMode } from './plan-mode-guard.js';
 export type { AnyTool, RawToolInput, Tool, ToolPermission, ToolResult, ToolResultContent } from './tool.js';
 export type {
   CostTracker,

@@ -13,7 +13,7 @@ describe('splitArguments', () => {
       'src/a.ts',
       'two words',
       'single quoted',
-      'ills',
+      'itlls',
     ]);
   });
 
