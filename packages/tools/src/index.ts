@@ -33,9 +33,33 @@ export {
   scoreTool,
   splitWords,
 } from './native/rank-tools.js';
+export { createSkillTool, type SkillToolOptions } from './native/skill.js';
 export { SLEEP_MAX_SECONDS, SLEEP_MIN_SECONDS, sleepTool } from './native/sleep.js';
 export { createToolSearchTool, TOOL_SEARCH_MAX_RESULTS, type ToolSearchSource } from './native/tool-search.js';
 export { checkPlanMode } from './plan-mode-guard.js';
+export {
+  type ExpandSkillOptions,
+  expandSkill,
+  type ResolvedArguments,
+  resolveSkillArguments,
+  type SkillExpansion,
+  substituteArguments,
+} from './skills/expand-skill.js';
+export {
+  type DefaultSkillFoldersOptions,
+  defaultSkillFolders,
+  type LoadSkillsOptions,
+  loadSkills,
+  SKILL_FILE,
+  type SkillArgument,
+  type SkillCatalogue,
+  type SkillOverride,
+  type SkillSummary,
+  type SkillWarning,
+} from './skills/load-skills.js';
+export { type SkillFrontmatter, skillFrontmatterSchema } from './skills/skill-frontmatter.js';
+export { formatSkillLine, formatSkillListing } from './skills/skill-listing.js';
+export { splitArguments } from './skills/split-arguments.js';
 export type { AnyTool, RawToolInput, Tool, ToolPermission, ToolResult, ToolResultContent } from './tool.js';
 export type {
   CostTracker,

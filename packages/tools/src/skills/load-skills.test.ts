@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempFolder, removeTempFolder, writeSkill } from '../test/skill-folders.js';
+import { expandSkill } from './expand-skill.js';
 import { defaultSkillFolders, loadSkills } from './load-skills.js';
 import { formatSkillListing } from './skill-listing.js';
 
@@ -118,7 +119,7 @@ describe('loadSkills', () => {
     expect(problems[join('unclosed', 'SKILL.md')]).toMatch(/not closed by a "---" line/);
   });
 
-  it('reads only the frontmatter: a huge body with placeholders does not matter to the listing', async () => {
+  it('reads only the frontmatter: a body that fails expansion does not matter to the listing', async () => {
     const folder = join(temp, 'skills');
     const body = `Needs $target.\n${'x'.repeat(2_000_000)}\n`;
     await writeSkill(
@@ -131,6 +132,19 @@ describe('loadSkills', () => {
     expect(catalogue.warnings).toEqual([]);
     expect(catalogue.skills.map((skill) => skill.name)).toEqual(['lazy']);
     expect(JSON.stringify(catalogue)).not.toContain('Needs');
+    const expansion = await expandSkill(catalogue.skills[0]!, 'src/a.ts');
+    expect(expansion).toEqual({ ok: false, message: expect.stringMatching(/^Skill "lazy" is too large \(\d+ bytes/) });
+  });
+
+  it('does not mistake a longer "----" line split across read chunks for the closing line', async () => {
+    const folder = join(temp, 'skills');
+    const start = 'name: split\ndescription: d\n# ';
+    // "---\n" + start + padding + "\n---" ends exactly at byte 4096, the first chunk's end.
+    const padding = 'x'.repeat(4096 - 4 - start.length - 4);
+    await writeSkill(folder, 'split', `${start}${padding}\n----\nmore: 1`, 'Body');
+    const catalogue = await loadSkills({ folders: [folder] });
+    expect(catalogue.skills).toEqual([]);
+    expect(catalogue.warnings[0]?.message).toMatch(/^invalid YAML frontmatter/);
   });
 
   it('stops when the signal is aborted', async () => {

@@ -99,7 +99,8 @@ async function readFrontmatter(file: string): Promise<HeadRead> {
         return { ok: false, problem: 'it must start with a YAML frontmatter block ("---" on the first line)' };
       }
       const split = splitFrontmatter(text);
-      if (split !== null) return { ok: true, yaml: split.yaml };
+      // A closing "---" at the very end of a chunk may be the start of a longer line: read on.
+      if (split !== null && (done || split.body !== '' || text.endsWith('\n'))) return { ok: true, yaml: split.yaml };
       if (done) break;
     }
     return {
