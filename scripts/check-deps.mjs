@@ -118,7 +118,8 @@ export function checkRepository(root) {
     const allDeps = new Set([...runtimeDeps, ...Object.keys(pkg.manifest.devDependencies ?? {})]);
     packageGraph.set(own, new Set([...runtimeDeps].filter((dep) => dep.startsWith('@boxagnts/'))));
     const fileGraph = new Map();
-    for (const file of walk(pkg.dir)) {
+    // Package code lives in src/; build configs and benches at the package root are repository tooling.
+    for (const file of walk(join(pkg.dir, 'src'))) {
       const where = relative(root, file);
       const edges = new Set();
       fileGraph.set(file, edges);

@@ -1,13 +1,3 @@
-import { defineConfig } from 'tsup';
+import { packageTsupConfig } from '../../tsup.config.base.ts';
 
-// Declarations come from `tsc -b` (TypeScript 7 has no JS compiler API for tsup's dts).
-export default defineConfig({
-  entry: ['src/index.ts', 'src/cli.ts'],
-  format: ['esm'],
-  target: 'node20',
-  platform: 'node',
-  dts: false,
-  clean: false,
-  sourcemap: true,
-  splitting: true,
-});
+export default packageTsupConfig(['src/index.ts', 'src/cli.ts'], { splitting: true });
