@@ -72,7 +72,7 @@ describe('createToolInputBuffer', () => {
 
   it('stops keeping text past maxLength and reports the full size', () => {
     const buffer = createToolInputBuffer({ maxLength: 10 });
-    for (let index = 0; index < 100; index += 1) buffer.append('xxxxx');
+    for (let index = 0; index < 100; index += 1) buffer.append('aaaaa');
     expect(buffer.text.length).toBeLessThanOrEqual(15);
     const result = buffer.parse();
     expect(result).toMatchObject({ ok: false, error: { kind: 'too-large' } });

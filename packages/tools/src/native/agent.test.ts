@@ -92,26 +92,31 @@ function costTracker(): CostTracker & { entries: Array<[number, string]> } {
 
 describe('agent', () => {
   it('runs a sub-agent in the foreground and returns its output with status, turns and cost', async () => {
-    const runner = new FakeAgentRunner(completed('Found 3 TODOs.'));
+    const runner = new FakeAgentRunner(completed('Found 3 open tasks.'));
     const costs = costTracker();
     const result = await executeTool(
       agentTool,
-      { description: 'Find TODOs', prompt: 'List the TODOs in src/.', tools: ['grep'], model: 'anthropic/claude' },
+      {
+        description: 'Find open tasks',
+        prompt: 'List the open tasks in src/.',
+        tools: ['grep'],
+        model: 'anthropic/claude',
+      },
       testContext({ agents: runner, costs }),
     );
     expect(result.isError).toBeUndefined();
-    expect(resultText(result)).toBe('Found 3 TODOs.');
+    expect(resultText(result)).toBe('Found 3 open tasks.');
     expect(result.metadata).toEqual({ status: 'completed', turns: 3, costUsd: 0.02 });
     expect(runner.requests).toEqual([
       {
-        description: 'Find TODOs',
-        prompt: 'List the TODOs in src/.',
+        description: 'Find open tasks',
+        prompt: 'List the open tasks in src/.',
         tools: ['grep'],
         maxTurns: 10,
         model: 'anthropic/claude',
       },
     ]);
-    expect(costs.entries).toEqual([[0.02, 'agent: Find TODOs']]);
+    expect(costs.entries).toEqual([[0.02, 'agent: Find open tasks']]);
   });
 
   it('passes max_turns and leaves out unset options', async () => {

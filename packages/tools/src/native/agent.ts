@@ -82,7 +82,7 @@ const agentInput = z.object({
  * for its answer; cancelled with the call) or in the background (returns an id for `agent_status`).
  *
  * @example
- * const result = await executeTool(agentTool, { description: 'Find TODOs', prompt: 'List every TODO in src/.' }, context);
+ * const result = await executeTool(agentTool, { description: 'Find open tasks', prompt: 'List every open task in src/.' }, context);
  */
 export const agentTool = defineTool({
   name: 'agent',

@@ -45,8 +45,8 @@ function makeSource(options: { refuse?: string[] } = {}) {
     nativeTool('glob', 'Find files by name pattern.', { pattern: z.string() }),
     nativeTool('bash', 'Run a shell command.', { command: z.string(), timeoutSeconds: z.number() }),
     nativeTool('web_fetch', 'Fetch a URL and return its text.', { url: z.string() }),
-    nativeTool('todo_write', 'Keep a task list.', {
-      todos: z.array(z.object({ content: z.string(), status: z.string() })),
+    nativeTool('task_list_write', 'Keep a task list.', {
+      tasks: z.array(z.object({ content: z.string(), status: z.string() })),
     }),
     nativeTool('ask_user_question', 'Ask the user a question with choices.', { question: z.string() }),
     nativeTool('long_description', `Summarize ${'very '.repeat(60)}long text.`),
@@ -112,7 +112,7 @@ describe('tool_search', () => {
     const zodParameter = await search({ query: 'old string' });
     expect(zodParameter.text).toContain('- edit_file (loaded): Replace exact text in a file.');
     const nestedParameter = await search({ query: 'status', max_results: 1 });
-    expect(nestedParameter.text).toContain('- todo_write (loaded)');
+    expect(nestedParameter.text).toContain('- task_list_write (loaded)');
     const camelParameter = await search({ query: 'timeout seconds', max_results: 1 });
     expect(camelParameter.text).toContain('- bash (loaded)');
     const mcpParameter = await search({ query: 'username', max_results: 10 });

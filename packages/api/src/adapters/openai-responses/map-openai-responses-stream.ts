@@ -75,11 +75,11 @@ export class OpenAIResponsesStreamMapper {
     try {
       payload = JSON.parse(sse.data);
     } catch {
-      this.skip(sse.event);
+      this.ignoreEvent(sse.event);
       return false;
     }
     if (typeof payload !== 'object' || payload === null) {
-      this.skip(sse.event);
+      this.ignoreEvent(sse.event);
       return false;
     }
     const record = payload as Record<string, unknown>;
@@ -161,7 +161,7 @@ export class OpenAIResponsesStreamMapper {
     });
   }
 
-  private skip(name: string): void {
+  private ignoreEvent(name: string): void {
     this.skipped += 1;
     if (this.skippedNames.length < MAX_SKIPPED_NAMES) this.skippedNames.push(name);
   }
