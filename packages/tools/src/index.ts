@@ -69,5 +69,6 @@ export type {
   UserAnswer,
   UserQuestion,
 } from './tool-context.js';
+export type { ToolSource } from './tool-source.js';
 export { toGeminiToolSchema, toolInputJsonSchema, toToolDefinition } from './tool-definitions.js';
 export { errorResult, resultText, textResult } from './tool-results.js';
