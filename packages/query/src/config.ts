@@ -1,0 +1,135 @@
+import type { Catalogue, LlmProvider, Message, ThinkingConfig } from '@boxagnts/api';
+import type { AnyTool, ToolContext } from '@boxagnts/tools';
+import type { SessionStore } from './session/session-store.js';
+
+/** Which tools an agent gets, by permission level (tools-manager applies it). */
+export type AgentAccess = 'full' | 'read-only' | 'search-only';
+
+/**
+ * What kind of agent runs: its prompt goes in front of the system prompt, it may override model,
+ * temperature and max turns, and its access level selects its tools.
+ */
+export interface AgentDefinition {
+  name: string;
+  description: string;
+  prompt?: string;
+  model?: string;
+  temperature?: number;
+  maxTurns?: number;
+  access: AgentAccess;
+}
+
+/** A model to switch to when the current one stays overloaded, possibly on another provider. */
+export interface FallbackModel {
+  model: string;
+  /** Default: the run's provider. */
+  provider?: LlmProvider;
+  /** The target's protocol adapter id (`anthropic-messages`, `openai-chat`, ...) for history transfer. */
+  adapter?: string;
+}
+
+/** Manager/executor mode: a strong model plans and delegates through the agent tool only. */
+export interface ManagedAgentConfig {
+  /** The model executors run on. */
+  executorModel: string;
+  /** Provider of the executors; default the run's provider. */
+  executorProvider?: LlmProvider;
+  maxExecutorTurns?: number;
+  maxConcurrentExecutors?: number;
+  /** Run each executor in its own working copy (git worktree in a git repository, a copy otherwise). */
+  isolation?: 'none' | 'worktree';
+}
+
+/** When and how the history is compacted. */
+export interface CompactionConfig {
+  /** Default true. When false, a context overflow ends the run with `context_overflow`. */
+  enabled?: boolean;
+  /** Fraction of the context window at which compaction starts (default 0.75). */
+  threshold?: number;
+  /** Token-pressure events at these fractions (default 0.8 and 0.9). */
+  warningThreshold?: number;
+  criticalThreshold?: number;
+  /** Most recent turns (assistant messages with their tool results) kept verbatim (default 4). */
+  keepRecentTurns?: number;
+  /** The model of the summarising call; default the run's model. */
+  summaryModel?: string;
+  /** Facts that must survive every compaction (constraints, files touched are added automatically). */
+  preserve?: string[];
+}
+
+/** How the loop recovers. */
+export interface RecoveryConfig {
+  /** Times a reply cut at max_tokens is continued (default 3). */
+  maxTokensResumes?: number;
+  /** Times a turn that stalled or dropped after partial output is retried (default 2). */
+  streamRetries?: number;
+}
+
+/** Limits of the run's tool execution. */
+export interface ToolExecutionConfig {
+  /** Read-only calls of one turn running at once (default 8). */
+  maxConcurrency?: number;
+  /** Per-call timeout in ms unless the tool sets its own (default 120,000). */
+  timeoutMs?: number;
+  /** Identical calls in a row before the model is told it is looping (default 3). */
+  loopThreshold?: number;
+}
+
+/** What to run and under which limits. */
+export interface QueryConfig {
+  model: string;
+  maxOutputTokens?: number;
+  /** Every model call counts, tool loops and retries included (default 50). */
+  maxTurns?: number;
+  /** Replaces the default role section of the system prompt. */
+  systemPrompt?: string;
+  /** Appended after the capabilities section. */
+  appendSystemPrompt?: string;
+  thinking?: ThinkingConfig;
+  temperature?: number;
+  /** Characters of tool results kept in the history before the oldest are trimmed (default 50,000). */
+  toolResultBudgetChars?: number;
+  /** Stop when the run's cost reaches this many USD. */
+  budgetUsd?: number;
+  fallbackModels?: readonly FallbackModel[];
+  agent?: AgentDefinition;
+  managed?: ManagedAgentConfig;
+  /** An output-style instruction for the system prompt. */
+  outputStyle?: string;
+  /** Shown to the model as session facts (default: the tool context root). */
+  workingDirectory?: string;
+  /** AGENTS.md text for the system prompt. */
+  agentsMd?: string;
+  /** Skill listing for the system prompt (names and descriptions). */
+  skills?: string;
+  /** The model's context window in tokens; default from the catalogue, else 200,000. */
+  contextWindow?: number;
+  compaction?: CompactionConfig;
+  recovery?: RecoveryConfig;
+  tools?: ToolExecutionConfig;
+  /** Date shown to the model (default today); injectable for reproducible prompts. */
+  date?: string;
+}
+
+/** A pending user message queue: messages sent while the run works, drained before each call. */
+export interface PendingMessages {
+  /** Removes and returns the messages waiting now. */
+  drain(): Message[];
+}
+
+/** Everything a run takes. */
+export interface QueryOptions {
+  provider: LlmProvider;
+  /** The conversation so far, ending with the new user message (unless resuming). */
+  messages: readonly Message[];
+  /** The tools, or a function giving the current list (a tool set whose tool_search loads more). */
+  tools?: readonly AnyTool[] | (() => readonly AnyTool[]);
+  /** Base tool context (root, ids, services); the loop fills in signal, turn and call ids. */
+  toolContext: Omit<ToolContext, 'signal' | 'turnId' | 'toolCallId'>;
+  config: QueryConfig;
+  session?: { store: SessionStore; sessionId: string };
+  /** Prices for cost and budget; default the active catalogue of @boxagnts/api. */
+  catalogue?: Catalogue;
+  signal?: AbortSignal;
+  pending?: PendingMessages;
+}

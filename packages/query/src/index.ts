@@ -1,0 +1,62 @@
+// The public surface of @boxagnts/query. Explicit named exports only.
+export {
+  type CompactHistoryInput,
+  type CompactHistoryResult,
+  compactHistory,
+  DEFAULT_KEEP_RECENT_TURNS,
+} from './compaction/compact-history.js';
+export { CHARS_PER_TOKEN, estimateTokens, messageChars } from './compaction/estimate-tokens.js';
+export { findRecentCut } from './compaction/find-recent-cut.js';
+export { type SummaryResult, summarizeConversation } from './compaction/summarize-conversation.js';
+export {
+  EARLIER_RESULT_PREFIX,
+  summarizeOldToolResults,
+  summarizeToolResult,
+} from './compaction/summarize-tool-results.js';
+export { type SurvivingFacts, survivingFacts } from './compaction/surviving-facts.js';
+export type {
+  AgentAccess,
+  AgentDefinition,
+  CompactionConfig,
+  FallbackModel,
+  ManagedAgentConfig,
+  PendingMessages,
+  QueryConfig,
+  QueryOptions,
+  RecoveryConfig,
+  ToolExecutionConfig,
+} from './config.js';
+export type {
+  DoneEvent,
+  QueryEvent,
+  RecoverableErrorEvent,
+  StatusEvent,
+  SubAgentEvent,
+  TextDeltaEvent,
+  ThinkingDeltaEvent,
+  TokenPressureEvent,
+  ToolEndEvent,
+  ToolStartEvent,
+  TurnEndEvent,
+  TurnStartEvent,
+  UsageEvent,
+  UserMessageEvent,
+} from './events.js';
+export { runQuery, runQueryToEnd } from './loop.js';
+export type { QueryOutcome, QueryStopReason, RunUsage, UsageTotal } from './outcome.js';
+export { adapterForProvider } from './recovery/adapter-for-provider.js';
+export { MAX_TOKENS_RESUME_PROMPT } from './recovery/resume-prompt.js';
+export { historyFromEntries } from './session/history-from-entries.js';
+export { type HistoryRepair, INTERRUPTED_TOOL_RESULT, repairHistory } from './session/repair-history.js';
+export {
+  createMemorySessionStore,
+  type MemorySessionStore,
+  type SessionEntry,
+  type SessionStore,
+} from './session/session-store.js';
+export { buildSystemPrompt, DEFAULT_ROLE, SAFETY_RULES, type SystemPromptInput } from './system-prompt.js';
+export { LoopDetector } from './tools/loop-detector.js';
+export { type RunToolCallsOptions, runToolCalls } from './tools/run-tool-calls.js';
+export { toToolResultBlock } from './tools/to-tool-result-block.js';
+export { type TrimReport, trimToolResults } from './tools/trim-tool-results.js';
+export { callCost, createRunUsage, recordCall, recordSubAgent } from './usage-totals.js';

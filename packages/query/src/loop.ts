@@ -1,0 +1,420 @@
+import {
+  type AssistantMessage,
+  findModel,
+  isAbortedError,
+  isContextOverflowError,
+  isNetworkError,
+  isOverloadedError,
+  isStreamStallError,
+  type LlmError,
+  type LlmProvider,
+  type LlmRequest,
+  type Message,
+  type SystemPromptPart,
+  type ToolDefinition,
+  type ToolUseBlock,
+  transferHistory,
+} from '@boxagnts/api';
+import { type AnyTool, type ToolContext, toToolDefinition } from '@boxagnts/tools';
+import { compactHistory } from './compaction/compact-history.js';
+import { estimateTokens } from './compaction/estimate-tokens.js';
+import type { FallbackModel, QueryOptions } from './config.js';
+import { EventBuffer } from './event-buffer.js';
+import type { QueryEvent } from './events.js';
+import type { QueryOutcome, QueryStopReason, RunUsage } from './outcome.js';
+import { adapterForProvider } from './recovery/adapter-for-provider.js';
+import { MAX_TOKENS_RESUME_PROMPT } from './recovery/resume-prompt.js';
+import type { SessionEntry } from './session/session-store.js';
+import { streamTurn } from './stream-turn.js';
+import { buildSystemPrompt } from './system-prompt.js';
+import { LoopDetector } from './tools/loop-detector.js';
+import { runToolCalls } from './tools/run-tool-calls.js';
+import { messageToolResultChars, trimToolResults } from './tools/trim-tool-results.js';
+import { callCost, createRunUsage, recordCall } from './usage-totals.js';
+
+const DEFAULTS = {
+  maxTurns: 50,
+  toolResultBudgetChars: 50_000,
+  contextWindow: 200_000,
+  maxTokensResumes: 3,
+  streamRetries: 2,
+  maxConcurrency: 8,
+  toolTimeoutMs: 120_000,
+  loopThreshold: 3,
+  compactThreshold: 0.75,
+  warningThreshold: 0.8,
+  criticalThreshold: 0.9,
+};
+
+function lastText(messages: readonly Message[]): string {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index] as Message;
+    if (message.role !== 'assistant') continue;
+    let text = '';
+    for (const block of message.content) if (block.type === 'text') text += block.text;
+    return text;
+  }
+  return '';
+}
+
+function stripToolUses(message: AssistantMessage): AssistantMessage {
+  return { ...message, content: message.content.filter((block) => block.type !== 'tool_use') };
+}
+
+/** The tools as a map and as request definitions, rebuilt only when the list changes. */
+class ToolCatalog {
+  private source: readonly AnyTool[] | undefined;
+  map = new Map<string, AnyTool>();
+  definitions: ToolDefinition[] = [];
+  names: string[] = [];
+
+  constructor(private readonly get: () => readonly AnyTool[]) {}
+
+  refresh(): boolean {
+    const tools = this.get();
+    if (tools === this.source && tools.length === this.map.size) return false;
+    this.source = tools;
+    this.map = new Map(tools.map((tool) => [tool.name, tool]));
+    this.definitions = tools.map((tool) => toToolDefinition(tool));
+    this.names = tools.map((tool) => tool.name);
+    return true;
+  }
+}
+
+/**
+ * Runs the agent loop: calls the model, runs the tools it asks for, feeds the results back, and
+ * goes on until the model answers without tools or a limit is hit. Yields every event as it
+ * happens; the last event is `done` with the typed outcome, which is also the return value.
+ * Never throws: failures end the run with a reason.
+ *
+ * @example
+ * for await (const event of runQuery({ provider, messages, tools, toolContext, config: { model } })) {
+ *   if (event.type === 'text-delta') process.stdout.write(event.delta);
+ *   if (event.type === 'done') console.log(event.outcome.reason);
+ * }
+ */
+export async function* runQuery(options: QueryOptions): AsyncGenerator<QueryEvent, QueryOutcome> {
+  const { config } = options;
+  const controller = new AbortController();
+  const outer = options.signal;
+  const onAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) controller.abort(outer.reason);
+  else outer?.addEventListener('abort', onAbort, { once: true });
+  const signal = controller.signal;
+
+  const messages: Message[] = [...options.messages];
+  const usage: RunUsage = createRunUsage();
+  const agent = config.agent;
+  let model = agent?.model ?? config.model;
+  let provider: LlmProvider = options.provider;
+  const maxTurns = agent?.maxTurns ?? config.maxTurns ?? DEFAULTS.maxTurns;
+  const temperature = agent?.temperature ?? config.temperature;
+  const compaction = config.compaction ?? {};
+  const compactionEnabled = compaction.enabled !== false;
+  const recovery = config.recovery ?? {};
+  const toolConfig = config.tools ?? {};
+  const budgetChars = config.toolResultBudgetChars ?? DEFAULTS.toolResultBudgetChars;
+  const fallbacks: FallbackModel[] = [...(config.fallbackModels ?? [])];
+  const contextWindowFor = (name: string) =>
+    config.contextWindow ?? findModel(name, { provider: provider.id })?.contextWindow ?? DEFAULTS.contextWindow;
+  let contextWindow = contextWindowFor(model);
+  const toolList = options.tools;
+  const tools = new ToolCatalog(typeof toolList === 'function' ? toolList : () => toolList ?? []);
+  const loopDetector = new LoopDetector(toolConfig.loopThreshold ?? DEFAULTS.loopThreshold);
+  const store = options.session;
+  const buffer = new EventBuffer<QueryEvent>();
+  const baseContext: ToolContext = { ...options.toolContext, signal, turnId: '', toolCallId: '' };
+  const workingDirectory = config.workingDirectory ?? options.toolContext.root;
+  const date = config.date ?? new Date().toISOString().slice(0, 10);
+
+  let system: SystemPromptPart[] = [];
+  let turn = 0;
+  let maxTokensResumes = 0;
+  let streamRetries = 0;
+  let overflowCompactions = 0;
+  let toolChars = 0;
+  for (const message of messages) toolChars += messageToolResultChars(message);
+  let lastInputTokens = 0;
+  let charsSinceUsage = 0;
+  let pressure: 'none' | 'warning' | 'critical' = 'none';
+  let fruitlessCompactions = 0;
+  let compactionStalled = false;
+
+  const persist = async (entries: SessionEntry[]) => {
+    if (store) await store.store.append(store.sessionId, entries);
+  };
+  const finish = (reason: QueryStopReason, extra: Record<string, unknown> = {}): QueryOutcome => {
+    outer?.removeEventListener('abort', onAbort);
+    return { reason, messages, turns: turn, usage, text: lastText(messages), ...extra } as QueryOutcome;
+  };
+  async function* end(outcome: QueryOutcome): AsyncGenerator<QueryEvent, QueryOutcome> {
+    yield { type: 'done', outcome };
+    return outcome;
+  }
+
+  // The user message (and anything else new) is stored before the model is called.
+  if (store && options.messages.length > 0) {
+    const existing = await store.store.load(store.sessionId);
+    const fresh = options.messages.slice(existing.length).map((message) => ({ message }));
+    if (fresh.length > 0) await persist(fresh);
+  }
+
+  for (;;) {
+    if (signal.aborted) return yield* end(finish('cancelled'));
+    if (turn >= maxTurns) return yield* end(finish('max_turns'));
+    if (config.budgetUsd !== undefined && usage.total.costUsd >= config.budgetUsd) {
+      return yield* end(finish('budget_exceeded', { costUsd: usage.total.costUsd, limitUsd: config.budgetUsd }));
+    }
+    const pending = options.pending?.drain() ?? [];
+    if (pending.length > 0) {
+      for (const message of pending) {
+        messages.push(message);
+        charsSinceUsage += JSON.stringify(message.content).length;
+        yield { type: 'user-message', message };
+      }
+      await persist(pending.map((message) => ({ message })));
+    }
+    if (toolChars > budgetChars) {
+      const report = trimToolResults(messages, budgetChars, toolChars);
+      toolChars = report.remainingChars;
+      if (report.trimmed > 0) {
+        yield {
+          type: 'status',
+          kind: 'tool-results-trimmed',
+          message: `Removed ${report.trimmed} old tool result(s) (${report.removedChars} characters) to stay within the tool-result budget.`,
+          data: { ...report },
+        };
+      }
+    }
+    if (tools.refresh() || system.length === 0) {
+      system = buildSystemPrompt({
+        ...(agent ? { agent } : {}),
+        ...(config.systemPrompt ? { role: config.systemPrompt } : {}),
+        toolNames: tools.names,
+        ...(config.skills ? { skills: config.skills } : {}),
+        ...(config.outputStyle ? { outputStyle: config.outputStyle } : {}),
+        ...(config.appendSystemPrompt ? { append: config.appendSystemPrompt } : {}),
+        ...(config.agentsMd ? { agentsMd: config.agentsMd } : {}),
+        ...(config.managed ? { managed: config.managed } : {}),
+        workingDirectory,
+        date,
+      });
+    }
+    const tokens = lastInputTokens + Math.ceil(charsSinceUsage / 4);
+    const critical = compaction.criticalThreshold ?? DEFAULTS.criticalThreshold;
+    const warning = compaction.warningThreshold ?? DEFAULTS.warningThreshold;
+    const level =
+      tokens >= contextWindow * critical ? 'critical' : tokens >= contextWindow * warning ? 'warning' : 'none';
+    if (level !== 'none' && level !== pressure) yield { type: 'token-pressure', level, tokens, contextWindow };
+    pressure = level;
+    if (
+      compactionEnabled &&
+      !compactionStalled &&
+      tokens >= contextWindow * (compaction.threshold ?? DEFAULTS.compactThreshold)
+    ) {
+      const compacted = yield* compactHistory({
+        messages,
+        provider,
+        model,
+        config: compaction,
+        signal,
+        targetTokens: Math.floor(contextWindow * (compaction.threshold ?? DEFAULTS.compactThreshold) * 0.6),
+        tokens,
+        ...(agent ? { agent } : {}),
+        ...(config.agentsMd ? { agentsMd: config.agentsMd } : {}),
+      });
+      if (compacted.changed) {
+        messages.splice(0, messages.length, ...compacted.messages);
+        lastInputTokens = 0;
+        charsSinceUsage = estimateTokens(messages) * 4;
+        toolChars = 0;
+        for (const message of messages) toolChars += messageToolResultChars(message);
+        if (compacted.summaryMessage) {
+          await persist([
+            { message: compacted.summaryMessage, compaction: { keptMessages: compacted.keptMessages ?? 0 } },
+          ]);
+        }
+        // Stall guard: compaction that leaves the context over the threshold twice stops trying.
+        const after = estimateTokens(messages);
+        fruitlessCompactions =
+          after >= contextWindow * (compaction.threshold ?? DEFAULTS.compactThreshold) ? fruitlessCompactions + 1 : 0;
+      } else {
+        fruitlessCompactions++;
+      }
+      if (fruitlessCompactions >= 2) {
+        compactionStalled = true;
+        yield {
+          type: 'status',
+          kind: 'compacted',
+          message: 'Compaction cannot shrink the context further; it is off for the rest of this run.',
+          data: { phase: 'stalled' },
+        };
+      }
+    }
+
+    turn++;
+    const turnId = `turn-${turn}`;
+    yield { type: 'turn-start', turn, model };
+    const request: LlmRequest = {
+      model,
+      system,
+      messages,
+      ...(tools.definitions.length > 0 ? { tools: tools.definitions } : {}),
+      ...(config.maxOutputTokens !== undefined ? { maxOutputTokens: config.maxOutputTokens } : {}),
+      ...(temperature !== undefined ? { temperature } : {}),
+      ...(config.thinking ? { thinking: config.thinking } : {}),
+    };
+    const result = yield* streamTurn(provider, request, signal, turn);
+    if (!result.ok) {
+      const error: LlmError = result.error;
+      if (signal.aborted || isAbortedError(error)) return yield* end(finish('cancelled'));
+      if (isContextOverflowError(error)) {
+        if (!compactionEnabled || overflowCompactions >= 1) return yield* end(finish('context_overflow'));
+        overflowCompactions++;
+        yield { type: 'recoverable-error', error, action: 'compact', attempt: overflowCompactions };
+        const compacted = yield* compactHistory({
+          messages,
+          provider,
+          model,
+          config: compaction,
+          signal,
+          targetTokens: Math.floor(contextWindow * 0.5),
+          tokens: contextWindow,
+          force: true,
+          ...(agent ? { agent } : {}),
+          ...(config.agentsMd ? { agentsMd: config.agentsMd } : {}),
+        });
+        if (!compacted.changed) return yield* end(finish('context_overflow'));
+        messages.splice(0, messages.length, ...compacted.messages);
+        if (compacted.summaryMessage) {
+          await persist([
+            { message: compacted.summaryMessage, compaction: { keptMessages: compacted.keptMessages ?? 0 } },
+          ]);
+        }
+        lastInputTokens = 0;
+        charsSinceUsage = estimateTokens(messages) * 4;
+        continue;
+      }
+      if (isOverloadedError(error) && fallbacks.length > 0) {
+        const next = fallbacks.shift() as FallbackModel;
+        const nextProvider = next.provider ?? provider;
+        yield { type: 'recoverable-error', error, action: 'fallback', attempt: 1 };
+        if (nextProvider !== provider) {
+          const transferred = transferHistory(messages, {
+            from: { adapter: adapterForProvider(provider), providerId: provider.id },
+            to: { adapter: next.adapter ?? adapterForProvider(nextProvider), providerId: nextProvider.id },
+          });
+          messages.splice(0, messages.length, ...transferred.messages);
+        }
+        yield {
+          type: 'status',
+          kind: 'fallback',
+          message: `${model} is overloaded; continuing on ${next.model}${nextProvider !== provider ? ` (${nextProvider.id})` : ''}.`,
+          data: { from: model, to: next.model, provider: nextProvider.id },
+        };
+        provider = nextProvider;
+        model = next.model;
+        contextWindow = contextWindowFor(model);
+        continue;
+      }
+      const streamFailure = isStreamStallError(error) || isNetworkError(error);
+      if (streamFailure && streamRetries < (recovery.streamRetries ?? DEFAULTS.streamRetries)) {
+        streamRetries++;
+        yield { type: 'recoverable-error', error, action: 'retry-turn', attempt: streamRetries };
+        yield {
+          type: 'status',
+          kind: 'retry-turn',
+          message: `The response ${result.partialOutput ? 'broke off' : 'failed'} (${error.reason}); retrying the turn.`,
+        };
+        continue;
+      }
+      return yield* end(finish('error', { error: `${error.reason}: ${error.message}`, cause: error }));
+    }
+
+    const { response } = result;
+    const costUsd = callCost(response.model ?? model, provider.id, response.usage, options.catalogue);
+    recordCall(usage, model, response.usage, costUsd);
+    options.toolContext.costs?.add(costUsd ?? 0, `model call ${turn} (${model})`);
+    lastInputTokens = response.usage.input.total + response.usage.output.total;
+    charsSinceUsage = 0;
+    const finishReason = response.finishReason.unified;
+    const toolUses = response.message.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
+    const cutOff = finishReason === 'length';
+    const stored = cutOff && toolUses.length > 0 ? stripToolUses(response.message) : response.message;
+    messages.push(stored);
+    await persist([{ message: stored, model, usage: response.usage }]);
+    yield {
+      type: 'turn-end',
+      turn,
+      model,
+      message: stored,
+      finishReason: response.finishReason,
+      usage: response.usage,
+    };
+    yield { type: 'usage', turn, model, usage: response.usage, costUsd, totals: usage };
+
+    if (cutOff) {
+      if (maxTokensResumes >= (recovery.maxTokensResumes ?? DEFAULTS.maxTokensResumes)) {
+        return yield* end(
+          finish('error', {
+            error: `max_tokens: the reply was cut at the output limit ${maxTokensResumes + 1} times.`,
+          }),
+        );
+      }
+      maxTokensResumes++;
+      const resume: Message = { role: 'user', content: MAX_TOKENS_RESUME_PROMPT };
+      messages.push(resume);
+      await persist([{ message: resume }]);
+      yield {
+        type: 'status',
+        kind: 'resume-after-max-tokens',
+        message: `The reply hit the output limit; asking the model to continue (${maxTokensResumes}).`,
+      };
+      continue;
+    }
+    if (finishReason === 'refusal' || finishReason === 'content-filter') return yield* end(finish('refusal'));
+    if (toolUses.length === 0) return yield* end(finish('end_turn'));
+
+    let looping = false;
+    const work = runToolCalls(toolUses, {
+      tools: tools.map,
+      context: { ...baseContext, turnId },
+      turn,
+      maxConcurrency: toolConfig.maxConcurrency ?? DEFAULTS.maxConcurrency,
+      timeoutMs: toolConfig.timeoutMs ?? DEFAULTS.toolTimeoutMs,
+      emit: (event) => buffer.push(event),
+      annotate: (call, toolResult) => {
+        const checked = loopDetector.check(call, toolResult);
+        looping ||= checked.looping;
+        return checked.result;
+      },
+    });
+    const results = yield* buffer.drainWhile(work);
+    const resultMessage: Message = { role: 'user', content: results };
+    messages.push(resultMessage);
+    const added = messageToolResultChars(resultMessage);
+    toolChars += added;
+    charsSinceUsage += added;
+    await persist([{ message: resultMessage }]);
+    if (looping) {
+      yield {
+        type: 'status',
+        kind: 'tool-loop',
+        message: 'The model repeated an identical tool call; it was told so.',
+      };
+    }
+  }
+}
+
+/** Runs the loop to its end, calling `onEvent` for each event; resolves to the outcome. */
+export async function runQueryToEnd(
+  options: QueryOptions,
+  onEvent?: (event: QueryEvent) => void,
+): Promise<QueryOutcome> {
+  const run = runQuery(options);
+  for (;;) {
+    const next = await run.next();
+    if (next.done) return next.value;
+    onEvent?.(next.value);
+  }
+}

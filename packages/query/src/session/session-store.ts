@@ -1,0 +1,60 @@
+import type { Message, Usage } from '@boxagnts/api';
+
+/** One stored message with what the store may record beside it. */
+export interface SessionEntry {
+  message: Message;
+  /** The model that wrote an assistant message. */
+  model?: string;
+  /** Usage of the call that produced an assistant message. */
+  usage?: Usage;
+  /** Epoch milliseconds. */
+  createdAt?: number;
+  /**
+   * Set on the summary that compaction wrote: the history from here on is this message followed by
+   * the last `keptMessages` messages stored before it (see `historyFromEntries`).
+   */
+  compaction?: { keptMessages: number };
+}
+
+/**
+ * Where a run's history is kept, append-only: the loop stores the user message before it calls the
+ * model, and each assistant message and its tool results before the next call, so a crash loses
+ * nothing acknowledged. @boxagnts/workspace implements it on SQLite and PostgreSQL.
+ */
+export interface SessionStore {
+  /** Appends entries in order; resolves once they are durable. */
+  append(sessionId: string, entries: readonly SessionEntry[]): Promise<void>;
+  /** The session's entries in order; an unknown session has none. */
+  load(sessionId: string): Promise<SessionEntry[]>;
+}
+
+/** An in-memory {@link SessionStore} for tests and short-lived hosts. */
+export interface MemorySessionStore extends SessionStore {
+  /** Session ids with at least one entry. */
+  sessions(): string[];
+}
+
+/**
+ * Creates an in-memory session store (entries are copied in and out, so callers cannot change
+ * what is stored).
+ *
+ * @example
+ * const store = createMemorySessionStore();
+ * await runQuery({ ..., session: { store, sessionId: 'demo' } });
+ */
+export function createMemorySessionStore(): MemorySessionStore {
+  const sessions = new Map<string, SessionEntry[]>();
+  return {
+    async append(sessionId, entries) {
+      const list = sessions.get(sessionId) ?? [];
+      for (const entry of entries) list.push(structuredClone({ createdAt: Date.now(), ...entry }));
+      sessions.set(sessionId, list);
+    },
+    async load(sessionId) {
+      return structuredClone(sessions.get(sessionId) ?? []);
+    },
+    sessions() {
+      return [...sessions.keys()];
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import type { ToolResultBlock, ToolUseBlock } from '@boxagnts/api';
+import { type AnyTool, errorResult, executeTool, type ToolContext, type ToolResult } from '@boxagnts/tools';
+import type { ToolEndEvent, ToolStartEvent } from '../events.js';
+import { toToolResultBlock } from './to-tool-result-block.js';
+
+/** How a turn's tool calls run. */
+export interface RunToolCallsOptions {
+  tools: ReadonlyMap<string, AnyTool>;
+  /** Base context; each call gets its own `toolCallId`. */
+  context: ToolContext;
+  turn: number;
+  maxConcurrency: number;
+  timeoutMs: number;
+  emit(event: ToolStartEvent | ToolEndEvent): void;
+  /** Adds a note to a result (loop detection); returns the result to keep. */
+  annotate?(call: ToolUseBlock, result: ToolResult): ToolResult;
+}
+
+function closeNames(name: string, tools: ReadonlyMap<string, AnyTool>): string {
+  const lower = name.toLowerCase();
+  const close = [...tools.keys()].filter((candidate) => {
+    const other = candidate.toLowerCase();
+    return other.includes(lower) || lower.includes(other);
+  });
+  const listed = close.length > 0 ? close : [...tools.keys()].slice(0, 20);
+  return listed.length > 0 ? ` Available tools include: ${listed.join(', ')}.` : ' This run has no tools.';
+}
+
+function isConcurrencySafe(tool: AnyTool | undefined): boolean {
+  if (tool === undefined) return true;
+  return tool.concurrencySafe ?? tool.permission === 'read-only';
+}
+
+async function runOne(call: ToolUseBlock, options: RunToolCallsOptions): Promise<ToolResultBlock> {
+  const started = performance.now();
+  options.emit({ type: 'tool-start', turn: options.turn, toolCallId: call.id, name: call.name, input: call.input });
+  const tool = options.tools.get(call.name);
+  let result: ToolResult;
+  if (tool === undefined) {
+    result = errorResult(`There is no tool named "${call.name}".${closeNames(call.name, options.tools)}`);
+  } else if (call.inputError !== undefined) {
+    result = errorResult(
+      `The arguments of your "${call.name}" call could not be used: ${call.inputError.message} Send the arguments as one valid JSON object.`,
+    );
+  } else {
+    result = await executeTool(
+      tool,
+      call.input,
+      { ...options.context, toolCallId: call.id },
+      { timeoutMs: tool.timeoutMs ?? options.timeoutMs },
+    );
+  }
+  if (options.annotate) result = options.annotate(call, result);
+  options.emit({
+    type: 'tool-end',
+    turn: options.turn,
+    toolCallId: call.id,
+    name: call.name,
+    input: call.input,
+    result,
+    durationMs: performance.now() - started,
+  });
+  return toToolResultBlock(call.id, result);
+}
+
+/**
+ * Runs the tool calls of one assistant message: consecutive concurrency-safe calls (read-only by
+ * default) together up to the cap, every other call alone and in order. Returns exactly one
+ * `tool_result` per call, in the model's order. Never throws: unknown tools, unusable arguments,
+ * failures, timeouts and cancellation are error results.
+ */
+export async function runToolCalls(
+  calls: readonly ToolUseBlock[],
+  options: RunToolCallsOptions,
+): Promise<ToolResultBlock[]> {
+  const results: ToolResultBlock[] = new Array(calls.length);
+  let index = 0;
+  while (index < calls.length) {
+    const call = calls[index] as ToolUseBlock;
+    if (!isConcurrencySafe(options.tools.get(call.name))) {
+      results[index] = await runOne(call, options);
+      index++;
+      continue;
+    }
+    let end = index;
+    while (end < calls.length && isConcurrencySafe(options.tools.get((calls[end] as ToolUseBlock).name))) end++;
+    let next = index;
+    const stop = end;
+    const worker = async () => {
+      while (next < stop) {
+        const mine = next++;
+        results[mine] = await runOne(calls[mine] as ToolUseBlock, options);
+      }
+    };
+    const workers = Math.min(options.maxConcurrency, stop - index);
+    await Promise.all(Array.from({ length: workers }, worker));
+    index = stop;
+  }
+  return results;
+}

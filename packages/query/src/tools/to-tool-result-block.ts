@@ -1,0 +1,16 @@
+import type { ToolResultBlock } from '@boxagnts/api';
+import type { ToolResult } from '@boxagnts/tools';
+
+/** A tool result as the `tool_result` block the model gets (text-only results become a string). */
+export function toToolResultBlock(toolUseId: string, result: ToolResult): ToolResultBlock {
+  const textOnly = result.content.every((block) => block.type === 'text');
+  const content = textOnly
+    ? result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n')
+    : result.content.map((block) => ({ ...block }));
+  return {
+    type: 'tool_result',
+    toolUseId,
+    content: content === '' ? '(no output)' : content,
+    ...(result.isError ? { isError: true } : {}),
+  };
+}

@@ -1,0 +1,62 @@
+import { addUsage, type Catalogue, computeCost, createUsage, type Usage } from '@boxagnts/api';
+import type { RunUsage, UsageTotal } from './outcome.js';
+
+function emptyTotal(): UsageTotal {
+  return { calls: 0, usage: createUsage(), costUsd: 0, unpricedCalls: 0 };
+}
+
+function addTo(total: UsageTotal, usage: Usage, costUsd: number | undefined): void {
+  total.calls++;
+  total.usage = addUsage(total.usage, usage);
+  if (costUsd === undefined) total.unpricedCalls++;
+  else total.costUsd += costUsd;
+}
+
+/** Creates empty run usage. */
+export function createRunUsage(): RunUsage {
+  return { total: emptyTotal(), byModel: {}, bySubAgent: {} };
+}
+
+/**
+ * The USD cost of one call from the catalogue, or `undefined` when the model has no price there.
+ */
+export function callCost(
+  model: string,
+  providerId: string,
+  usage: Usage,
+  catalogue: Catalogue | undefined,
+): number | undefined {
+  const cost = computeCost(model, usage, { provider: providerId, ...(catalogue ? { catalogue } : {}) });
+  return cost.unknown ? undefined : cost.usd;
+}
+
+/** Adds one model call of this run to the totals. */
+export function recordCall(totals: RunUsage, model: string, usage: Usage, costUsd: number | undefined): void {
+  addTo(totals.total, usage, costUsd);
+  let byModel = totals.byModel[model];
+  if (byModel === undefined) {
+    byModel = emptyTotal();
+    totals.byModel[model] = byModel;
+  }
+  addTo(byModel, usage, costUsd);
+}
+
+/** Adds a finished sub-agent's totals to its parent's: under its id, per model, and in the total. Call once per sub-agent. */
+export function recordSubAgent(totals: RunUsage, agentId: string, child: RunUsage): void {
+  const mine = totals.bySubAgent[agentId] ?? emptyTotal();
+  merge(mine, child.total);
+  totals.bySubAgent[agentId] = mine;
+  merge(totals.total, child.total);
+  for (const [model, total] of Object.entries(child.byModel)) {
+    const byModel = totals.byModel[model] ?? emptyTotal();
+    merge(byModel, total);
+    totals.byModel[model] = byModel;
+  }
+}
+
+function merge(into: UsageTotal, from: UsageTotal): void {
+  into.calls += from.calls;
+  into.usage = addUsage(into.usage, from.usage);
+  into.costUsd += from.costUsd;
+  into.unpricedCalls += from.unpricedCalls;
+}
