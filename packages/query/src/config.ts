@@ -1,6 +1,7 @@
 import type { Catalogue, LlmProvider, Message, ThinkingConfig } from '@boxagnts/api';
 import type { AnyTool, ToolContext } from '@boxagnts/tools';
 import type { SessionStore } from './session/session-store.js';
+import type { SubAgentConfig } from './subagents/sub-agent-runner.js';
 
 /** Which tools an agent gets, by permission level (tools-manager applies it). */
 export type AgentAccess = 'full' | 'read-only' | 'search-only';
@@ -132,4 +133,9 @@ export interface QueryOptions {
   catalogue?: Catalogue;
   signal?: AbortSignal;
   pending?: PendingMessages;
+  /**
+   * Sub-agent limits. The loop gives tools a sub-agent runner (`ToolContext.agents`) unless the
+   * host passes its own in `toolContext.agents`.
+   */
+  subAgents?: SubAgentConfig;
 }

@@ -117,7 +117,7 @@ describe('runQuery over HTTP', () => {
     expect(maxRunning).toBe(2);
     const results = outcome.messages[2];
     expect(results?.role).toBe('user');
-    const texts = (results?.content as Array<{ type: string; content: string }>).map((block) => block.content);
+    const texts = ((results?.content ?? []) as Array<{ type: string; content: string }>).map((block) => block.content);
     expect(texts).toEqual(['read 1', 'read 2', 'wrote 3', 'wrote 4', 'read 5']);
   });
 

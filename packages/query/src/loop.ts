@@ -26,6 +26,9 @@ import { adapterForProvider } from './recovery/adapter-for-provider.js';
 import { MAX_TOKENS_RESUME_PROMPT } from './recovery/resume-prompt.js';
 import type { SessionEntry } from './session/session-store.js';
 import { streamTurn } from './stream-turn.js';
+import { managerTools, subAgentConfig } from './subagents/managed-mode.js';
+import { Semaphore } from './subagents/semaphore.js';
+import { SubAgentPool } from './subagents/sub-agent-runner.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { LoopDetector } from './tools/loop-detector.js';
 import { runToolCalls } from './tools/run-tool-calls.js';
@@ -93,7 +96,18 @@ class ToolCatalog {
  *   if (event.type === 'done') console.log(event.outcome.reason);
  * }
  */
-export async function* runQuery(options: QueryOptions): AsyncGenerator<QueryEvent, QueryOutcome> {
+export function runQuery(options: QueryOptions): AsyncGenerator<QueryEvent, QueryOutcome> {
+  const subAgents = subAgentConfig(options);
+  return runLoop(options, { depth: 0, semaphore: new Semaphore(subAgents.maxConcurrent ?? 4) });
+}
+
+/** What every run of one tree shares. */
+interface RunTree {
+  depth: number;
+  semaphore: Semaphore;
+}
+
+async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<QueryEvent, QueryOutcome> {
   const { config } = options;
   const controller = new AbortController();
   const outer = options.signal;
@@ -119,11 +133,26 @@ export async function* runQuery(options: QueryOptions): AsyncGenerator<QueryEven
     config.contextWindow ?? findModel(name, { provider: provider.id })?.contextWindow ?? DEFAULTS.contextWindow;
   let contextWindow = contextWindowFor(model);
   const toolList = options.tools;
-  const tools = new ToolCatalog(typeof toolList === 'function' ? toolList : () => toolList ?? []);
+  const allTools = typeof toolList === 'function' ? toolList : () => toolList ?? [];
+  const tools = new ToolCatalog(config.managed ? managerTools(allTools) : allTools);
   const loopDetector = new LoopDetector(toolConfig.loopThreshold ?? DEFAULTS.loopThreshold);
   const store = options.session;
   const buffer = new EventBuffer<QueryEvent>();
   const baseContext: ToolContext = { ...options.toolContext, signal, turnId: '', toolCallId: '' };
+  const pool =
+    options.toolContext.agents === undefined
+      ? new SubAgentPool({
+          options,
+          depth: tree.depth,
+          signal,
+          usage,
+          emit: (event) => buffer.push(event),
+          remainingBudget: () => (config.budgetUsd === undefined ? undefined : config.budgetUsd - usage.total.costUsd),
+          runChild: (childOptions, depth) => runLoop(childOptions, { ...tree, depth }),
+          config: subAgentConfig(options),
+          semaphore: tree.semaphore,
+        })
+      : undefined;
   const workingDirectory = config.workingDirectory ?? options.toolContext.root;
   const date = config.date ?? new Date().toISOString().slice(0, 10);
 
@@ -148,6 +177,8 @@ export async function* runQuery(options: QueryOptions): AsyncGenerator<QueryEven
     return { reason, messages, turns: turn, usage, text: lastText(messages), ...extra } as QueryOutcome;
   };
   async function* end(outcome: QueryOutcome): AsyncGenerator<QueryEvent, QueryOutcome> {
+    // Background sub-agents do not outlive their parent.
+    if (pool) yield* buffer.drainWhile(pool.close());
     yield { type: 'done', outcome };
     return outcome;
   }
@@ -383,6 +414,7 @@ export async function* runQuery(options: QueryOptions): AsyncGenerator<QueryEven
       maxConcurrency: toolConfig.maxConcurrency ?? DEFAULTS.maxConcurrency,
       timeoutMs: toolConfig.timeoutMs ?? DEFAULTS.toolTimeoutMs,
       emit: (event) => buffer.push(event),
+      ...(pool ? { agentsFor: (toolCallId: string) => pool.forCall(toolCallId) } : {}),
       annotate: (call, toolResult) => {
         const checked = loopDetector.check(call, toolResult);
         looping ||= checked.looping;

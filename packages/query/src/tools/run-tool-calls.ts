@@ -1,5 +1,12 @@
 import type { ToolResultBlock, ToolUseBlock } from '@boxagnts/api';
-import { type AnyTool, errorResult, executeTool, type ToolContext, type ToolResult } from '@boxagnts/tools';
+import {
+  type AgentRunner,
+  type AnyTool,
+  errorResult,
+  executeTool,
+  type ToolContext,
+  type ToolResult,
+} from '@boxagnts/tools';
 import type { ToolEndEvent, ToolStartEvent } from '../events.js';
 import { toToolResultBlock } from './to-tool-result-block.js';
 
@@ -12,6 +19,8 @@ export interface RunToolCallsOptions {
   maxConcurrency: number;
   timeoutMs: number;
   emit(event: ToolStartEvent | ToolEndEvent): void;
+  /** The sub-agent runner a call gets (tagged with its id), when the run has one. */
+  agentsFor?(toolCallId: string): AgentRunner | undefined;
   /** Adds a note to a result (loop detection); returns the result to keep. */
   annotate?(call: ToolUseBlock, result: ToolResult): ToolResult;
 }
@@ -31,6 +40,11 @@ function isConcurrencySafe(tool: AnyTool | undefined): boolean {
   return tool.concurrencySafe ?? tool.permission === 'read-only';
 }
 
+function withCall(options: RunToolCallsOptions, toolCallId: string): ToolContext {
+  const agents = options.agentsFor?.(toolCallId);
+  return agents === undefined ? { ...options.context, toolCallId } : { ...options.context, toolCallId, agents };
+}
+
 async function runOne(call: ToolUseBlock, options: RunToolCallsOptions): Promise<ToolResultBlock> {
   const started = performance.now();
   options.emit({ type: 'tool-start', turn: options.turn, toolCallId: call.id, name: call.name, input: call.input });
@@ -43,12 +57,9 @@ async function runOne(call: ToolUseBlock, options: RunToolCallsOptions): Promise
       `The arguments of your "${call.name}" call could not be used: ${call.inputError.message} Send the arguments as one valid JSON object.`,
     );
   } else {
-    result = await executeTool(
-      tool,
-      call.input,
-      { ...options.context, toolCallId: call.id },
-      { timeoutMs: tool.timeoutMs ?? options.timeoutMs },
-    );
+    result = await executeTool(tool, call.input, withCall(options, call.id), {
+      timeoutMs: tool.timeoutMs ?? options.timeoutMs,
+    });
   }
   if (options.annotate) result = options.annotate(call, result);
   options.emit({

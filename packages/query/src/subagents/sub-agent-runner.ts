@@ -1,0 +1,276 @@
+import type { LlmProvider, Message } from '@boxagnts/api';
+import type { AgentRunner, AnyTool, SubAgentRequest, SubAgentResult, SubAgentStatus } from '@boxagnts/tools';
+import type { QueryOptions } from '../config.js';
+import type { QueryEvent } from '../events.js';
+import type { QueryOutcome, RunUsage } from '../outcome.js';
+import { recordSubAgent } from '../usage-totals.js';
+import type { Semaphore } from './semaphore.js';
+
+/** Limits and defaults of sub-agents, for the whole tree of one run. */
+export interface SubAgentConfig {
+  /** How deep sub-agents may nest (a top-level run is depth 0; default 2). */
+  maxDepth?: number;
+  /** Sub-agents running at once in the whole tree (default 4). */
+  maxConcurrent?: number;
+  /** Max turns when the request gives none (default 10). */
+  defaultMaxTurns?: number;
+  /** Longest a sub-agent may run, in ms (default 600,000). */
+  timeoutMs?: number;
+  /** USD limit of each sub-agent (the tree's own limit is the top run's `budgetUsd`). */
+  budgetUsd?: number;
+  /** The model sub-agents run on (default: the parent's). */
+  model?: string;
+  /** Their provider (default: the parent's). */
+  provider?: LlmProvider;
+  /** Resolves a model override of a request (`provider/model` or a bare model id). */
+  resolveModel?: (model: string) => { provider: LlmProvider; model: string } | undefined;
+  /** Prepares a sub-agent's working root (managed isolation); returns the root and a cleanup. */
+  prepareRoot?: (request: SubAgentRequest, id: string) => Promise<{ root: string; note?: string }>;
+}
+
+/** What a runner knows of the run that owns it. */
+export interface ParentRun {
+  options: QueryOptions;
+  depth: number;
+  signal: AbortSignal;
+  usage: RunUsage;
+  /** The parent's event sink: sub-agent events go there, tagged. */
+  emit(event: QueryEvent): void;
+  /** USD the tree may still spend, or undefined without a tree budget. */
+  remainingBudget(): number | undefined;
+  /** Starts a child loop (the loop passes itself in, so this module never imports it). */
+  runChild(options: QueryOptions, depth: number): AsyncGenerator<QueryEvent, QueryOutcome>;
+  config: SubAgentConfig;
+  semaphore: Semaphore;
+}
+
+interface BackgroundRun {
+  id: string;
+  description: string;
+  controller: AbortController;
+  turns: number;
+  result?: SubAgentResult;
+  done: Promise<SubAgentResult>;
+}
+
+const STATUS_BY_REASON: Record<QueryOutcome['reason'], SubAgentResult['status']> = {
+  end_turn: 'completed',
+  refusal: 'completed',
+  max_turns: 'max_turns',
+  budget_exceeded: 'budget_exceeded',
+  cancelled: 'cancelled',
+  context_overflow: 'failed',
+  error: 'failed',
+};
+
+const AGENT_TOOLS = new Set(['agent', 'agent_status']);
+
+/**
+ * The sub-agents of one run: each is a separate loop with its own context, limits and events
+ * (forwarded to the parent, tagged with the tool call that started it); cancelling the parent
+ * cancels every child. `forCall` gives the {@link AgentRunner} a tool call sees.
+ */
+export class SubAgentPool {
+  private readonly background = new Map<string, BackgroundRun>();
+  private counter = 0;
+
+  constructor(private readonly parent: ParentRun) {}
+
+  /** The runner for one tool call: its sub-agents' events are tagged with `toolCallId`. */
+  forCall(toolCallId: string): AgentRunner {
+    return {
+      run: (request, signal) => this.run(request, signal, toolCallId),
+      start: (request) => this.start(request, toolCallId),
+      status: (id) => this.status(id),
+      wait: (id, timeoutMs, signal) => this.wait(id, timeoutMs, signal),
+      cancel: (id) => this.cancel(id),
+    };
+  }
+
+  private nextId(): string {
+    this.counter++;
+    return `agent-${this.parent.depth + 1}-${this.counter}`;
+  }
+
+  async run(request: SubAgentRequest, signal: AbortSignal, toolCallId = ''): Promise<SubAgentResult> {
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal.reason);
+    if (signal.aborted) controller.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await this.execute(this.nextId(), request, controller, toolCallId, () => undefined);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async start(request: SubAgentRequest, toolCallId = ''): Promise<{ id: string }> {
+    const id = this.nextId();
+    const controller = new AbortController();
+    const entry: BackgroundRun = {
+      id,
+      description: request.description,
+      controller,
+      turns: 0,
+      done: Promise.resolve(undefined as unknown as SubAgentResult),
+    };
+    entry.done = this.execute(id, request, controller, toolCallId, (turns) => {
+      entry.turns = turns;
+    }).then((result) => {
+      entry.result = result;
+      return result;
+    });
+    this.background.set(id, entry);
+    return { id };
+  }
+
+  async status(id: string): Promise<SubAgentStatus | undefined> {
+    const entry = this.background.get(id);
+    if (entry === undefined) return undefined;
+    return entry.result
+      ? { id, state: 'done', description: entry.description, result: entry.result }
+      : { id, state: 'running', description: entry.description, turns: entry.turns };
+  }
+
+  async wait(id: string, timeoutMs: number, signal: AbortSignal): Promise<SubAgentStatus | undefined> {
+    const entry = this.background.get(id);
+    if (entry === undefined) return undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    await Promise.race([
+      entry.done,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+        onAbort = () => resolve();
+        signal.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+    if (timer !== undefined) clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    return this.status(id);
+  }
+
+  async cancel(id: string): Promise<boolean> {
+    const entry = this.background.get(id);
+    if (entry === undefined || entry.result !== undefined) return false;
+    entry.controller.abort(new Error('cancelled by agent_status'));
+    await entry.done;
+    return true;
+  }
+
+  /** Cancels every background run still going (the parent run is ending) and waits for them. */
+  async close(): Promise<void> {
+    const running = [...this.background.values()].filter((entry) => entry.result === undefined);
+    for (const entry of running) entry.controller.abort(new Error('the parent run ended'));
+    await Promise.all(running.map((entry) => entry.done));
+  }
+
+  private childTools(request: SubAgentRequest, depth: number): { tools: AnyTool[] } | { error: string } {
+    const list = this.parent.options.tools;
+    const all = typeof list === 'function' ? list() : (list ?? []);
+    const maxDepth = this.parent.config.maxDepth ?? 2;
+    const mayNest = depth < maxDepth;
+    if (request.tools === undefined) {
+      return { tools: all.filter((tool) => !AGENT_TOOLS.has(tool.name)) };
+    }
+    const byName = new Map(all.map((tool) => [tool.name, tool]));
+    const unknown = request.tools.filter((name) => !byName.has(name));
+    if (unknown.length > 0) {
+      return { error: `unknown tool name(s) ${unknown.join(', ')}; available: ${[...byName.keys()].join(', ')}` };
+    }
+    const wanted = request.tools.filter((name) => mayNest || !AGENT_TOOLS.has(name));
+    if (wanted.includes('agent') && !wanted.includes('agent_status') && byName.has('agent_status')) {
+      wanted.push('agent_status');
+    }
+    return { tools: wanted.map((name) => byName.get(name) as AnyTool) };
+  }
+
+  private async execute(
+    id: string,
+    request: SubAgentRequest,
+    controller: AbortController,
+    toolCallId: string,
+    onTurn: (turns: number) => void,
+  ): Promise<SubAgentResult> {
+    const parent = this.parent;
+    const depth = parent.depth + 1;
+    const maxDepth = parent.config.maxDepth ?? 2;
+    if (depth > maxDepth) {
+      return { status: 'failed', output: '', turns: 0, error: `sub-agents may nest at most ${maxDepth} deep` };
+    }
+    const selected = this.childTools(request, depth);
+    if ('error' in selected) return { status: 'failed', output: '', turns: 0, error: selected.error };
+    const onParentAbort = () => controller.abort(parent.signal.reason);
+    if (parent.signal.aborted) controller.abort(parent.signal.reason);
+    parent.signal.addEventListener('abort', onParentAbort, { once: true });
+    const timeout = setTimeout(
+      () => controller.abort(new Error('sub-agent timed out')),
+      parent.config.timeoutMs ?? 600_000,
+    );
+    const acquired = await parent.semaphore.acquire(controller.signal);
+    try {
+      if (!acquired || controller.signal.aborted) return { status: 'cancelled', output: '', turns: 0 };
+      let provider = parent.config.provider ?? parent.options.provider;
+      let model = parent.config.model ?? parent.options.config.model;
+      if (request.model !== undefined) {
+        const resolved = parent.config.resolveModel?.(request.model);
+        if (resolved) {
+          provider = resolved.provider;
+          model = resolved.model;
+        } else model = request.model.includes('/') ? (request.model.split('/').pop() as string) : request.model;
+      }
+      const prepared = parent.config.prepareRoot ? await parent.config.prepareRoot(request, id) : undefined;
+      const remaining = parent.remainingBudget();
+      const own = parent.config.budgetUsd;
+      const budget = remaining === undefined ? own : own === undefined ? remaining : Math.min(own, remaining);
+      const messages: Message[] = [{ role: 'user', content: request.prompt }];
+      const { costs: _costs, agents: _agents, ...context } = parent.options.toolContext;
+      const options: QueryOptions = {
+        ...parent.options,
+        messages,
+        tools: selected.tools,
+        toolContext: { ...context, ...(prepared ? { root: prepared.root } : {}) },
+        config: {
+          ...parent.options.config,
+          model,
+          maxTurns: request.maxTurns ?? parent.config.defaultMaxTurns ?? 10,
+          ...(budget === undefined ? {} : { budgetUsd: Math.max(0, budget) }),
+          managed: undefined,
+          agent: undefined,
+          ...(prepared ? { workingDirectory: prepared.root } : {}),
+        },
+        provider,
+        signal: controller.signal,
+        pending: undefined,
+        session: undefined,
+      };
+      const run = parent.runChild(options, depth);
+      let outcome: QueryOutcome;
+      for (;;) {
+        const next = await run.next();
+        if (next.done) {
+          outcome = next.value;
+          break;
+        }
+        if (next.value.type === 'turn-start') onTurn(next.value.turn);
+        if (next.value.type !== 'done') {
+          parent.emit({ type: 'sub-agent', agentId: id, parentToolCallId: toolCallId, depth, event: next.value });
+        }
+      }
+      recordSubAgent(parent.usage, id, outcome.usage);
+      const note = prepared?.note ? `\n\n${prepared.note}` : '';
+      return {
+        status: STATUS_BY_REASON[outcome.reason],
+        output: `${outcome.text}${note}`,
+        turns: outcome.turns,
+        costUsd: outcome.usage.total.costUsd,
+        ...(outcome.reason === 'error' ? { error: outcome.error } : {}),
+        ...(outcome.reason === 'context_overflow' ? { error: 'the context overflowed' } : {}),
+      };
+    } finally {
+      clearTimeout(timeout);
+      if (acquired) parent.semaphore.release();
+      parent.signal.removeEventListener('abort', onParentAbort);
+    }
+  }
+}
