@@ -1,7 +1,7 @@
 import type { Catalogue, LlmProvider, Message, ThinkingConfig } from '@boxagnts/api';
 import type { AnyTool, ToolContext } from '@boxagnts/tools';
 import type { SessionStore } from './session/session-store.js';
-import type { SubAgentConfig } from './subagents/sub-agent-runner.js';
+import type { SubAgentConfig } from './subagents/sub-agent-config.js';
 
 /** Which tools an agent gets, by permission level (tools-manager applies it). */
 export type AgentAccess = 'full' | 'read-only' | 'search-only';

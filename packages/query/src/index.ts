@@ -54,6 +54,10 @@ export {
   type SessionEntry,
   type SessionStore,
 } from './session/session-store.js';
+export { managerTools, prepareWorkingCopy, subAgentConfig } from './subagents/managed-mode.js';
+export { Semaphore } from './subagents/semaphore.js';
+export type { SubAgentConfig } from './subagents/sub-agent-config.js';
+export { type ParentRun, SubAgentPool } from './subagents/sub-agent-runner.js';
 export { buildSystemPrompt, DEFAULT_ROLE, SAFETY_RULES, type SystemPromptInput } from './system-prompt.js';
 export { LoopDetector } from './tools/loop-detector.js';
 export { type RunToolCallsOptions, runToolCalls } from './tools/run-tool-calls.js';

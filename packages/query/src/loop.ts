@@ -164,7 +164,8 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
   let toolChars = 0;
   for (const message of messages) toolChars += messageToolResultChars(message);
   let lastInputTokens = 0;
-  let charsSinceUsage = 0;
+  // Until the first call reports usage, the whole history is an estimate.
+  let charsSinceUsage = estimateTokens(messages) * 4;
   let pressure: 'none' | 'warning' | 'critical' = 'none';
   let fruitlessCompactions = 0;
   let compactionStalled = false;

@@ -179,7 +179,7 @@ describe('recovery', () => {
     harness = await startHarness(
       {
         steps: [
-          { text: 'This reply will stall midway through', fault: { kind: 'stall', afterEvents: 3 } },
+          { text: 'This reply will stall midway through', fault: { kind: 'stall', afterEvents: 5 } },
           { text: 'A complete reply.', usage },
         ],
       },
@@ -197,6 +197,11 @@ describe('recovery', () => {
     expect(statuses(events)).toContain('retry-turn');
     expect(outcome.messages.filter((message) => message.role === 'assistant')).toHaveLength(1);
     expect(events.some((event) => event.type === 'recoverable-error' && event.action === 'retry-turn')).toBe(true);
+    // Partial text was streamed before the stall, and the retry's reply replaced it.
+    expect(events.some((event) => event.type === 'text-delta' && event.turn === 1)).toBe(true);
+    expect(events.find((event) => event.type === 'status' && event.kind === 'retry-turn')).toMatchObject({
+      message: expect.stringContaining('broke off'),
+    });
   });
 
   it('compacts and retries once when the provider reports a context overflow', async () => {

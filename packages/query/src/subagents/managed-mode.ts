@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type AnyTool, agentStatusTool, agentTool, type SubAgentRequest } from '@boxagnts/tools';
 import type { QueryOptions } from '../config.js';
-import type { SubAgentConfig } from './sub-agent-runner.js';
+import type { SubAgentConfig } from './sub-agent-config.js';
 
 const run = promisify(execFile);
 
