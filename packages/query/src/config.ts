@@ -1,10 +1,10 @@
 import type { Catalogue, LlmProvider, Message, ThinkingConfig } from '@boxagnts/api';
-import type { AnyTool, ToolContext } from '@boxagnts/tools';
+import type { AccessLevel, AnyTool, ToolContext } from '@boxagnts/tools';
 import type { SessionStore } from './session/session-store.js';
 import type { SubAgentConfig } from './subagents/sub-agent-config.js';
 
-/** Which tools an agent gets, by permission level (tools-manager applies it). */
-export type AgentAccess = 'full' | 'read-only' | 'search-only';
+/** Which tools an agent gets, by permission level (see `accessAllows` of @boxagnts/tools). */
+export type AgentAccess = AccessLevel;
 
 /**
  * What kind of agent runs: its prompt goes in front of the system prompt, it may override model,
@@ -108,6 +108,8 @@ export interface QueryConfig {
   compaction?: CompactionConfig;
   recovery?: RecoveryConfig;
   tools?: ToolExecutionConfig;
+  /** Longest the run may take in ms, sub-agents included; it then ends with `error` (timeout). */
+  timeoutMs?: number;
   /** Date shown to the model (default today); injectable for reproducible prompts. */
   date?: string;
 }

@@ -1,4 +1,5 @@
 // The public surface of @boxagnts/query. Explicit named exports only.
+export { BUILTIN_AGENTS, toolsForAgent } from './agents.js';
 export {
   type CompactHistoryInput,
   type CompactHistoryResult,

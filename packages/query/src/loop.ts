@@ -16,9 +16,10 @@ import {
   transferHistory,
 } from '@boxagnts/api';
 import { type AnyTool, type ToolContext, toToolDefinition } from '@boxagnts/tools';
+import { toolsForAgent } from './agents.js';
 import { compactHistory } from './compaction/compact-history.js';
 import { estimateTokens } from './compaction/estimate-tokens.js';
-import type { FallbackModel, QueryOptions } from './config.js';
+import type { AgentDefinition, FallbackModel, QueryOptions } from './config.js';
 import { EventBuffer } from './event-buffer.js';
 import type { QueryEvent } from './events.js';
 import type { QueryOutcome, QueryStopReason, RunUsage } from './outcome.js';
@@ -64,6 +65,20 @@ function stripToolUses(message: AssistantMessage): AssistantMessage {
   return { ...message, content: message.content.filter((block) => block.type !== 'tool_use') };
 }
 
+/** The tools an agent admits, recomputed only when the list changes. */
+function cachedFilter(all: () => readonly AnyTool[], agent: AgentDefinition): () => readonly AnyTool[] {
+  let source: readonly AnyTool[] | undefined;
+  let filtered: readonly AnyTool[] = [];
+  return () => {
+    const tools = all();
+    if (tools !== source) {
+      source = tools;
+      filtered = toolsForAgent(tools, agent);
+    }
+    return filtered;
+  };
+}
+
 /** The tools as a map and as request definitions, rebuilt only when the list changes. */
 class ToolCatalog {
   private source: readonly AnyTool[] | undefined;
@@ -98,13 +113,21 @@ class ToolCatalog {
  */
 export function runQuery(options: QueryOptions): AsyncGenerator<QueryEvent, QueryOutcome> {
   const subAgents = subAgentConfig(options);
-  return runLoop(options, { depth: 0, semaphore: new Semaphore(subAgents.maxConcurrent ?? 4) });
+  return runLoop(options, {
+    depth: 0,
+    semaphore: new Semaphore(subAgents.maxConcurrent ?? 4),
+    turns: { count: 0 },
+    ...(subAgents.maxTreeTurns === undefined ? {} : { maxTreeTurns: subAgents.maxTreeTurns }),
+  });
 }
 
 /** What every run of one tree shares. */
 interface RunTree {
   depth: number;
   semaphore: Semaphore;
+  /** Model calls made by the whole tree. */
+  turns: { count: number };
+  maxTreeTurns?: number;
 }
 
 async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<QueryEvent, QueryOutcome> {
@@ -115,6 +138,14 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
   if (outer?.aborted) controller.abort(outer.reason);
   else outer?.addEventListener('abort', onAbort, { once: true });
   const signal = controller.signal;
+  let timedOut = false;
+  const runTimer =
+    config.timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          controller.abort(new Error(`the run took longer than ${config.timeoutMs} ms`));
+        }, config.timeoutMs);
 
   const messages: Message[] = [...options.messages];
   const usage: RunUsage = createRunUsage();
@@ -133,7 +164,8 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
     config.contextWindow ?? findModel(name, { provider: provider.id })?.contextWindow ?? DEFAULTS.contextWindow;
   let contextWindow = contextWindowFor(model);
   const toolList = options.tools;
-  const allTools = typeof toolList === 'function' ? toolList : () => toolList ?? [];
+  const givenTools = typeof toolList === 'function' ? toolList : () => toolList ?? [];
+  const allTools = agent === undefined || agent.access === 'full' ? givenTools : cachedFilter(givenTools, agent);
   const tools = new ToolCatalog(config.managed ? managerTools(allTools) : allTools);
   const loopDetector = new LoopDetector(toolConfig.loopThreshold ?? DEFAULTS.loopThreshold);
   const store = options.session;
@@ -173,8 +205,14 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
   const persist = async (entries: SessionEntry[]) => {
     if (store) await store.store.append(store.sessionId, entries);
   };
-  const finish = (reason: QueryStopReason, extra: Record<string, unknown> = {}): QueryOutcome => {
+  const finish = (stop: QueryStopReason, extra: Record<string, unknown> = {}): QueryOutcome => {
     outer?.removeEventListener('abort', onAbort);
+    if (runTimer !== undefined) clearTimeout(runTimer);
+    let reason = stop;
+    if (stop === 'cancelled' && timedOut) {
+      reason = 'error';
+      extra = { error: `timeout: the run took longer than ${config.timeoutMs} ms` };
+    }
     return { reason, messages, turns: turn, usage, text: lastText(messages), ...extra } as QueryOutcome;
   };
   async function* end(outcome: QueryOutcome): AsyncGenerator<QueryEvent, QueryOutcome> {
@@ -194,6 +232,8 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
   for (;;) {
     if (signal.aborted) return yield* end(finish('cancelled'));
     if (turn >= maxTurns) return yield* end(finish('max_turns'));
+    if (tree.maxTreeTurns !== undefined && tree.turns.count >= tree.maxTreeTurns)
+      return yield* end(finish('max_turns'));
     if (config.budgetUsd !== undefined && usage.total.costUsd >= config.budgetUsd) {
       return yield* end(finish('budget_exceeded', { costUsd: usage.total.costUsd, limitUsd: config.budgetUsd }));
     }
@@ -285,6 +325,7 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
     }
 
     turn++;
+    tree.turns.count++;
     const turnId = `turn-${turn}`;
     yield { type: 'turn-start', turn, model };
     const request: LlmRequest = {

@@ -1,4 +1,5 @@
 // The public surface of @boxagnts/tools. Explicit named exports only.
+export { ACCESS_LEVELS, type AccessLevel, accessAllows } from './access-level.js';
 export type {
   AgentRunner,
   SubAgentRequest,
@@ -69,6 +70,6 @@ export type {
   UserAnswer,
   UserQuestion,
 } from './tool-context.js';
-export type { ToolSource } from './tool-source.js';
 export { toGeminiToolSchema, toolInputJsonSchema, toToolDefinition } from './tool-definitions.js';
 export { errorResult, resultText, textResult } from './tool-results.js';
+export type { ToolSource } from './tool-source.js';

@@ -11,6 +11,8 @@ export interface SubAgentConfig {
   defaultMaxTurns?: number;
   /** Longest a sub-agent may run, in ms (default 600,000). */
   timeoutMs?: number;
+  /** Model calls of the whole tree (the top run and every sub-agent together); default unlimited. */
+  maxTreeTurns?: number;
   /** USD limit of each sub-agent (the tree's own limit is the top run's `budgetUsd`). */
   budgetUsd?: number;
   /** The model sub-agents run on (default: the parent's). */

@@ -1,0 +1,156 @@
+import { assembleMessage, type LlmProvider, type LlmRequest, type StreamEvent, type Usage } from '@boxagnts/api';
+import { defineTool, textResult } from '@boxagnts/tools';
+import { z } from 'zod';
+import { createMemorySessionStore, runQueryToEnd } from '../../src/index.js';
+import type { Candidate, PreparedTask } from '../candidate.js';
+import {
+  ANSWER,
+  CALL_ID,
+  echo,
+  holdAt,
+  INPUT_TOKENS,
+  MODEL_ID,
+  OUTPUT_TOKENS,
+  PROVIDER_ID,
+  STEP_ARGUMENTS,
+  stepText,
+  type Task,
+  TOOL_DESCRIPTION,
+  TOOL_NAME,
+  USER_PROMPT,
+} from '../script.js';
+
+const USAGE: Usage = {
+  input: { total: INPUT_TOKENS, noCache: INPUT_TOKENS, cacheRead: 0, cacheWrite: 0 },
+  output: { total: OUTPUT_TOKENS, text: OUTPUT_TOKENS, reasoning: 0 },
+};
+const BLOCK = 'b0';
+
+/** The events of tool turn `turn` before and after its `tool-call-end` (built once, shared). */
+function toolTurnEvents(turn: number): { head: StreamEvent[]; tail: StreamEvent[] } {
+  return {
+    head: [
+      { type: 'message-start', id: `msg_${turn}`, model: MODEL_ID },
+      { type: 'tool-call-start', blockId: BLOCK, toolCallId: CALL_ID[turn] as string, toolName: TOOL_NAME },
+      { type: 'tool-call-input-delta', blockId: BLOCK, delta: STEP_ARGUMENTS[turn] as string },
+    ],
+    tail: [
+      { type: 'usage', usage: USAGE },
+      { type: 'message-end', finishReason: { unified: 'tool-calls', raw: 'tool_use' }, usage: USAGE },
+    ],
+  };
+}
+
+const ANSWER_EVENTS: readonly StreamEvent[] = [
+  { type: 'message-start', id: 'msg_answer', model: MODEL_ID },
+  { type: 'text-start', blockId: BLOCK },
+  { type: 'text-delta', blockId: BLOCK, delta: ANSWER },
+  { type: 'text-end', blockId: BLOCK },
+  { type: 'usage', usage: USAGE },
+  { type: 'message-end', finishReason: { unified: 'stop', raw: 'end_turn' }, usage: USAGE },
+];
+
+/**
+ * An in-process {@link LlmProvider} that answers at once: tool turns (one `echo` call each) until
+ * `task.toolTurns` calls are in the history, then the answer. Events are pre-built; only the
+ * parsed tool input is a fresh object per call, as a real adapter's would be.
+ */
+export function scriptedProvider(task: Task): LlmProvider {
+  const turns = Array.from({ length: task.toolTurns }, (_, turn) => toolTurnEvents(turn));
+  async function* streamMessage(request: LlmRequest): AsyncGenerator<StreamEvent> {
+    // History: the user message, then an assistant message and its tool results per turn.
+    const turn = (request.messages.length - 1) >> 1;
+    const waiting = holdAt(task.hold, turn);
+    if (waiting !== undefined) await waiting;
+    const events = turns[turn];
+    if (events === undefined) {
+      for (const event of ANSWER_EVENTS) yield event;
+      return;
+    }
+    for (const event of events.head) yield event;
+    yield {
+      type: 'tool-call-end',
+      blockId: BLOCK,
+      toolCallId: CALL_ID[turn] as string,
+      toolName: TOOL_NAME,
+      input: { text: stepText(turn) },
+    };
+    for (const event of events.tail) yield event;
+  }
+  return {
+    id: PROVIDER_ID,
+    name: 'Scripted (bench)',
+    streamMessage,
+    createMessage: (request) => assembleMessage(streamMessage(request)),
+    listModels: async () => [],
+  };
+}
+
+const echoTool = defineTool({
+  name: TOOL_NAME,
+  description: TOOL_DESCRIPTION,
+  inputSchema: z.object({ text: z.string() }),
+  permission: 'read-only',
+  execute: async ({ text }) => textResult(echo(text)),
+});
+
+/**
+ * @boxagnts/query's `runQueryToEnd` on the scripted provider. `allOn` switches on every mechanism
+ * the goal is stated for: a session store, a USD budget, compaction, the tool-result budget, loop
+ * detection, the catalogue's cost lookup (the model is priced there), every event consumed.
+ * Without it the run has the defaults only (no store, no budget).
+ */
+export function boxagntsCandidate(allOn: boolean): Candidate {
+  return {
+    id: allOn ? 'boxagnts' : 'boxagnts:bare',
+    kind: 'ours',
+    description: allOn
+      ? '@boxagnts/query runQueryToEnd: memory session store, budgetUsd, compaction, tool-result budget, loop detection, catalogue cost, events counted'
+      : '@boxagnts/query runQueryToEnd with defaults only (no session store, no budget), events counted',
+    prepare(task: Task): PreparedTask {
+      const provider = scriptedProvider(task);
+      const maxTurns = task.toolTurns + 2;
+      let sessions = 0;
+      return {
+        async run() {
+          let events = 0;
+          const sessionId = `bench-${++sessions}`;
+          const outcome = await runQueryToEnd(
+            allOn
+              ? {
+                  provider,
+                  messages: [{ role: 'user', content: USER_PROMPT }],
+                  tools: [echoTool],
+                  toolContext: { root: process.cwd(), sessionId },
+                  session: { store: createMemorySessionStore(), sessionId },
+                  config: {
+                    model: MODEL_ID,
+                    maxTurns,
+                    budgetUsd: 1000,
+                    toolResultBudgetChars: 50_000,
+                    compaction: { enabled: true },
+                    tools: { loopThreshold: 3 },
+                    date: '2026-01-01',
+                  },
+                }
+              : {
+                  provider,
+                  messages: [{ role: 'user', content: USER_PROMPT }],
+                  tools: [echoTool],
+                  toolContext: { root: process.cwd(), sessionId },
+                  config: { model: MODEL_ID, maxTurns },
+                },
+            () => {
+              events++;
+            },
+          );
+          if (outcome.reason !== 'end_turn') throw new Error(`run ended with ${outcome.reason}`);
+          if (allOn && outcome.usage.total.unpricedCalls > 0) {
+            throw new Error(`${outcome.usage.total.unpricedCalls} calls were not priced: the catalogue lookup failed`);
+          }
+          return { turns: outcome.turns, text: outcome.text, events, history: outcome.messages };
+        },
+      };
+    },
+  };
+}
