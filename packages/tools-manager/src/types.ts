@@ -1,13 +1,14 @@
 import type { JsonObject } from '@boxagnts/api';
-import type { AnyTool, ToolContext, ToolPermission, ToolResult } from '@boxagnts/tools';
+import type {
+  AnyTool,
+  ToolContext,
+  ToolPermission,
+  ToolResult,
+  AccessLevel as ToolsAccessLevel,
+} from '@boxagnts/tools';
 
-/**
- * Which tools an agent gets, by the tools' permission level (never by name):
- * - `full`: every tool;
- * - `read-only`: tools that change nothing locally: `read-only` and `network` (fetching is reading);
- * - `search-only`: only `read-only` tools (look around the root, no network).
- */
-export type AccessLevel = 'full' | 'read-only' | 'search-only';
+/** Which tools an agent gets, by permission level; see `accessAllows` of @boxagnts/tools. */
+export type AccessLevel = ToolsAccessLevel;
 
 /**
  * How permission rules apply:
@@ -51,7 +52,9 @@ export interface PermissionRequest {
 }
 
 /** The host's answer. `remember: true` adds an allow (or deny) rule for the same tool and input for the rest of the run. */
-export type PermissionAnswer = { behavior: 'allow'; remember?: boolean } | { behavior: 'deny'; reason?: string; remember?: boolean };
+export type PermissionAnswer =
+  | { behavior: 'allow'; remember?: boolean }
+  | { behavior: 'deny'; reason?: string; remember?: boolean };
 
 /** Supplied by interactive hosts; without one, `ask` is `deny` with a reason the model sees. */
 export type AskHandler = (request: PermissionRequest) => Promise<PermissionAnswer>;
@@ -61,7 +64,11 @@ export interface PermissionEngine {
   readonly mode: PermissionMode;
   setMode(mode: PermissionMode): void;
   /** Evaluates rules then mode for one call (input already validated). */
-  evaluate(tool: Pick<AnyTool, 'name' | 'permission'>, input: JsonObject, context: Pick<ToolContext, 'root'>): PermissionDecision;
+  evaluate(
+    tool: Pick<AnyTool, 'name' | 'permission'>,
+    input: JsonObject,
+    context: Pick<ToolContext, 'root'>,
+  ): PermissionDecision;
   /** Adds rules at run time (e.g. an answer the user asked to remember). */
   addRules(rules: PermissionRules): void;
 }

@@ -1,0 +1,57 @@
+/**
+ * The input fields a call's subject is read from, in order: the first one holding a string is
+ * what a rule's input pattern is matched against.
+ */
+export const SUBJECT_FIELDS = [
+  'command',
+  'file_path',
+  'path',
+  'notebook_path',
+  'url',
+  'pattern',
+  'query',
+  'skill',
+  'name',
+] as const;
+
+/** One of {@link SUBJECT_FIELDS}. */
+export type SubjectField = (typeof SUBJECT_FIELDS)[number];
+
+/** How a subject is matched: as a shell command, a path under the root, or a plain string. */
+export type SubjectKind = 'command' | 'path' | 'text';
+
+/** What a rule's input pattern is matched against for one call. */
+export interface CallSubject {
+  field: SubjectField;
+  kind: SubjectKind;
+  value: string;
+}
+
+/**
+ * Finds the subject of a call: the first string among {@link SUBJECT_FIELDS}. Odd input (not an
+ * object, missing fields, non-string values) gives `undefined`, never an exception.
+ */
+export function callSubject(input: unknown): CallSubject | undefined {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  const record = input as Record<string, unknown>;
+  for (const field of SUBJECT_FIELDS) {
+    if (!Object.hasOwn(record, field)) continue;
+    const value = record[field];
+    if (typeof value === 'string') return { field, kind: subjectKind(field), value };
+  }
+  return undefined;
+}
+
+/** The `url` field when it is a string, else the subject: what `domain:` patterns read. */
+export function urlSubject(input: unknown): string | undefined {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  const url = (input as Record<string, unknown>).url;
+  if (Object.hasOwn(input, 'url') && typeof url === 'string') return url;
+  return callSubject(input)?.value;
+}
+
+function subjectKind(field: SubjectField): SubjectKind {
+  if (field === 'command') return 'command';
+  if (field === 'file_path' || field === 'path' || field === 'notebook_path') return 'path';
+  return 'text';
+}

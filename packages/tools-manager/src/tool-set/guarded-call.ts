@@ -1,0 +1,184 @@
+import type { JsonObject } from '@boxagnts/api';
+import {
+  type AnyTool,
+  errorResult,
+  executeTool,
+  type ToolContext,
+  type ToolLogger,
+  type ToolResult,
+} from '@boxagnts/tools';
+import { runAfterToolHooks, runBeforeToolHooks } from '../hooks/run-hooks.js';
+import type { AskHandler, PermissionAnswer, PermissionDecision, PermissionEngine, ToolHooks } from '../types.js';
+import { deniedByRulesText, noUserText, permissionRefusal, userDeniedText } from './permission-refusal.js';
+import { type PlanModeSync, planModeRefusal } from './plan-mode-check.js';
+import type { RememberedAnswers } from './remembered-answers.js';
+import type { PermissionDecider, ToolSetEvent } from './tool-set-events.js';
+import { validateInput } from './validate-input.js';
+
+/** What every guarded call of one tool set shares. */
+export interface GuardServices {
+  engine: PermissionEngine;
+  ask?: AskHandler;
+  hooks: ToolHooks;
+  remembered: RememberedAnswers;
+  planSync: PlanModeSync;
+  emit(event: ToolSetEvent): void;
+  logger?: ToolLogger;
+}
+
+type Verdict = { run: true } | { run: false; result: ToolResult };
+
+function decide(
+  services: GuardServices,
+  tool: AnyTool,
+  context: ToolContext,
+  decision: PermissionDecision,
+  decidedBy: PermissionDecider,
+): void {
+  services.emit({
+    type: 'permission-decision',
+    tool: tool.name,
+    permission: tool.permission,
+    toolCallId: context.toolCallId,
+    decision,
+    decidedBy,
+  });
+}
+
+/** Step (c): the engine's decision on the final input, the remembered answers, and the user for `ask`. */
+async function checkPermission(
+  services: GuardServices,
+  tool: AnyTool,
+  input: JsonObject,
+  context: ToolContext,
+): Promise<Verdict> {
+  const decision = services.engine.evaluate(tool, input, context);
+  const recalled = decision.behavior === 'deny' ? undefined : services.remembered.recall(tool.name, input);
+  if (recalled === 'deny' || decision.behavior === 'deny') {
+    const final: PermissionDecision =
+      decision.behavior === 'deny'
+        ? decision
+        : { behavior: 'deny', reason: 'Denied: the user denied this exact call earlier in the run. Do not retry it.' };
+    decide(services, tool, context, final, decision.behavior === 'deny' ? 'rules' : 'user');
+    return { run: false, result: permissionRefusal(deniedByRulesText(tool.name, final), final) };
+  }
+  if (decision.behavior === 'allow') {
+    decide(services, tool, context, decision, 'rules');
+    return { run: true };
+  }
+  if (recalled === 'allow') {
+    decide(
+      services,
+      tool,
+      context,
+      { behavior: 'allow', reason: 'Allowed: the user allowed this exact call earlier in the run.' },
+      'user',
+    );
+    return { run: true };
+  }
+  if (services.ask === undefined) {
+    const denied: PermissionDecision = {
+      behavior: 'deny',
+      ...(decision.rule === undefined ? {} : { rule: decision.rule }),
+      reason: `needs the user's approval and no user is available in this run; ${decision.reason}`,
+    };
+    decide(services, tool, context, denied, 'no-user');
+    return { run: false, result: permissionRefusal(noUserText(tool.name, decision.reason), denied) };
+  }
+  const request = {
+    tool: { name: tool.name, description: tool.description, permission: tool.permission },
+    input,
+    reason: decision.reason,
+    context,
+  };
+  const answer: PermissionAnswer = await services.ask(request).catch((error: unknown) => ({
+    behavior: 'deny',
+    reason: `asking the user failed: ${error instanceof Error ? error.message : String(error)}`,
+  }));
+  services.emit({
+    type: 'permission-ask',
+    tool: tool.name,
+    toolCallId: context.toolCallId,
+    reason: decision.reason,
+    answer,
+  });
+  if (answer.remember === true) services.remembered.remember(tool, input, answer.behavior, context);
+  if (answer.behavior === 'allow') {
+    decide(services, tool, context, { behavior: 'allow', reason: 'Allowed by the user.' }, 'user');
+    return { run: true };
+  }
+  const denied: PermissionDecision = {
+    behavior: 'deny',
+    reason: answer.reason === undefined ? 'Denied by the user.' : `Denied by the user: ${answer.reason}`,
+  };
+  decide(services, tool, context, denied, 'user');
+  return { run: false, result: permissionRefusal(userDeniedText(tool.name, answer.reason), denied) };
+}
+
+/**
+ * Runs one call of a tool through the tool set's checks, in order: (a) plan mode, (b) the
+ * before-tool hooks (block, or rewrite the input, re-validated), (c) the permission engine on the
+ * final input (ask -> the host, or deny without one), (d) the tool itself through `executeTool`,
+ * (e) the after-tool hooks. Every refusal is an error result with `{ permission: decision }` in its
+ * metadata. Never throws.
+ */
+export async function runGuardedCall(
+  services: GuardServices,
+  tool: AnyTool,
+  rawInput: unknown,
+  context: ToolContext,
+): Promise<ToolResult> {
+  const planRefusal = planModeRefusal(tool, context, services.engine);
+  if (planRefusal !== undefined) {
+    const decision: PermissionDecision = {
+      behavior: 'deny',
+      reason: `plan mode allows only read-only tools ("${tool.name}" needs ${tool.permission} permission)`,
+    };
+    decide(services, tool, context, decision, 'plan-mode');
+    return { ...planRefusal, metadata: { ...planRefusal.metadata, permission: decision } };
+  }
+  const validated = validateInput(tool, rawInput);
+  if (!validated.ok) return errorResult(validated.message);
+
+  const before = await runBeforeToolHooks(
+    services.hooks.beforeTool ?? [],
+    { tool: { name: tool.name, permission: tool.permission }, input: validated.input, context },
+    (candidate) => {
+      const checked = validateInput(tool, candidate);
+      return checked.ok ? { ok: true } : { ok: false, message: checked.message };
+    },
+    { onFailure: (failure) => services.emit({ type: 'hook-failure', failure }) },
+  );
+  if (before.kind !== 'continue') {
+    const decision: PermissionDecision = {
+      behavior: 'deny',
+      reason:
+        before.kind === 'block'
+          ? `blocked by hook ${before.hook}: ${before.reason}`
+          : `hook ${before.hook} rewrote the input into an invalid one`,
+    };
+    decide(services, tool, context, decision, 'hook');
+    const text =
+      before.kind === 'block'
+        ? `Tool "${tool.name}" was not run: blocked by hook ${before.hook}: ${before.reason}`
+        : `Tool "${tool.name}" was not run: hook ${before.hook} rewrote its input into one the tool rejects.\n${before.message}`;
+    return permissionRefusal(text, decision, { hook: before.hook });
+  }
+  const final = validateInput(tool, before.input);
+  if (!final.ok) return errorResult(final.message);
+
+  const verdict = await checkPermission(services, tool, final.parsed, context);
+  if (!verdict.run) return verdict.result;
+
+  const modeBefore = context.mode?.get();
+  const started = performance.now();
+  const result = await executeTool(tool, final.input, context);
+  const durationMs = Math.round(performance.now() - started);
+  services.planSync.update(modeBefore, context.mode?.get());
+
+  return runAfterToolHooks(
+    services.hooks.afterTool ?? [],
+    { tool: { name: tool.name, permission: tool.permission }, input: final.input, result, context, durationMs },
+    { onFailure: (failure) => services.emit({ type: 'hook-failure', failure }) },
+  );
+}
