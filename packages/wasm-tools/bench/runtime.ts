@@ -1,0 +1,104 @@
+// Benchmarks of the component runtime itself: the cold start of the first call (new runtime, new
+// worker process, component loaded from the transpile cache), a warm call of a trivial function
+// tool, and 8 concurrent calls on the default pool of 2 workers.
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AnyTool, ToolContext } from '@boxagnts/tools';
+import { createComponentRuntime } from '../src/runtime/component-runtime.js';
+import { buildJsComponent } from '../src/runtime/componentize.js';
+
+/** One benchmark row, in milliseconds. */
+export interface RuntimeBenchRow {
+  name: string;
+  median: number;
+  p99: number;
+}
+
+const COLD_RUNS = 5;
+const WARM_RUNS = 200;
+const BATCH_RUNS = 30;
+const CONCURRENT = 8;
+
+const TRIVIAL_GUEST = `export const tool = {
+  describe() {
+    return [{ name: 'noop', description: 'Return the input.', inputSchema: '{"type":"object"}', permission: 'read-only', env: [] }];
+  },
+  run(name, input) { return { content: input, images: [], isError: false, metadata: null }; },
+};`;
+
+function percentile(samples: number[], fraction: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1));
+  return Number((sorted[index] ?? 0).toFixed(3));
+}
+
+function row(name: string, samples: number[]): RuntimeBenchRow {
+  return { name, median: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
+}
+
+async function time(runs: number, work: () => Promise<unknown>): Promise<number[]> {
+  const samples: number[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    const started = performance.now();
+    await work();
+    samples.push(performance.now() - started);
+  }
+  return samples;
+}
+
+function contextFor(root: string): ToolContext {
+  return { root, signal: new AbortController().signal, sessionId: 'bench', turnId: 'bench', toolCallId: 'bench' };
+}
+
+async function onlyTool(tools: AnyTool[]): Promise<AnyTool> {
+  const [tool] = tools;
+  if (tool === undefined) throw new Error('The benchmark component describes no tool.');
+  return tool;
+}
+
+/**
+ * Measures the runtime: cold start of the first call, warm trivial call, and a batch of 8
+ * concurrent calls (rows in ms; the batch row is the time for all 8).
+ */
+export async function benchRuntime(): Promise<RuntimeBenchRow[]> {
+  const built = await buildJsComponent({
+    source: TRIVIAL_GUEST,
+    witPath: join(import.meta.dirname, '..', 'wit'),
+    world: 'function-tool',
+  });
+  const root = await realpath(await mkdtemp(join(tmpdir(), 'boxagnts-bench-runtime-')));
+  const context = contextFor(root);
+  try {
+    const cold = await time(COLD_RUNS, async () => {
+      const runtime = createComponentRuntime();
+      try {
+        const tool = await onlyTool(await runtime.loadFunctionComponent({ path: built.path }));
+        await tool.execute({ n: 1 }, context);
+      } finally {
+        await runtime.close();
+      }
+    });
+
+    const runtime = createComponentRuntime();
+    try {
+      const tool = await onlyTool(await runtime.loadFunctionComponent({ path: built.path }));
+      // Warm both workers and their instances for this root.
+      await Promise.all([tool.execute({ n: 0 }, context), tool.execute({ n: 0 }, context)]);
+      await time(20, () => tool.execute({ n: 0 }, context));
+      const warm = await time(WARM_RUNS, () => tool.execute({ n: 1 }, context));
+      const batch = await time(BATCH_RUNS, () =>
+        Promise.all(Array.from({ length: CONCURRENT }, (_, index) => tool.execute({ n: index }, context))),
+      );
+      return [
+        row('cold start: new runtime, first call', cold),
+        row('warm call: trivial function tool', warm),
+        row(`${CONCURRENT} concurrent calls (2 workers), whole batch`, batch),
+      ];
+    } finally {
+      await runtime.close();
+    }
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,50 @@
+// The fs-tools component: the WIT export `tool` (describe + run) for read, write, edit, glob, grep.
+import { DESCRIPTORS } from './descriptors.js';
+import { editTool } from './edit.js';
+import { globTool } from './glob.js';
+import { grepTool } from './grep.js';
+import { readTool } from './read.js';
+import { FsError, resetRoot } from './wasi-fs.js';
+import { writeTool } from './write.js';
+
+const TOOLS = { read: readTool, write: writeTool, edit: editTool, glob: globTool, grep: grepTool };
+
+function output(result) {
+  return {
+    content: result.content,
+    images: result.images ?? [],
+    isError: result.isError === true,
+    metadata: result.metadata === undefined ? null : JSON.stringify(result.metadata),
+  };
+}
+
+function parseInput(text) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new FsError('invalid', '.', 'The tool input is not valid JSON.');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new FsError('invalid', '.', 'The tool input must be a JSON object.');
+  return value;
+}
+
+export const tool = {
+  describe() {
+    return DESCRIPTORS;
+  },
+  run(name, input) {
+    const run = TOOLS[name];
+    if (run === undefined) throw `unknown tool "${name}": this component offers ${Object.keys(TOOLS).join(', ')}`;
+    resetRoot();
+    try {
+      return output(run(parseInput(input)));
+    } catch (error) {
+      if (error instanceof FsError)
+        return output({ content: error.message, isError: true, metadata: { code: error.code } });
+      const detail = error?.message ? error.message : String(error);
+      return output({ content: `${name} failed inside the sandbox: ${detail}`, isError: true });
+    }
+  },
+};

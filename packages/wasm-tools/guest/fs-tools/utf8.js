@@ -1,0 +1,158 @@
+// UTF-8 and base64 without TextEncoder/TextDecoder, which the QuickJS guest does not have.
+
+const CHUNK = 8192;
+
+/**
+ * Decodes UTF-8 bytes. Invalid sequences become U+FFFD; `valid` tells whether there were any,
+ * so tools that write the text back (edit) can refuse instead of corrupting the file.
+ */
+export function decodeUtf8(bytes) {
+  if (isAscii(bytes)) {
+    const chunks = [];
+    for (let start = 0; start < bytes.length; start += CHUNK) {
+      chunks.push(String.fromCharCode.apply(null, bytes.subarray(start, start + CHUNK)));
+    }
+    return { text: chunks.join(''), valid: true };
+  }
+  const parts = [];
+  let units = [];
+  let valid = true;
+  const length = bytes.length;
+  let index = 0;
+  while (index < length) {
+    const byte = bytes[index];
+    if (byte < 0x80) {
+      units.push(byte);
+      index += 1;
+    } else {
+      let needed = 0;
+      let codePoint = 0;
+      let minimum = 0;
+      if (byte >= 0xc2 && byte <= 0xdf) {
+        needed = 1;
+        codePoint = byte & 0x1f;
+        minimum = 0x80;
+      } else if (byte >= 0xe0 && byte <= 0xef) {
+        needed = 2;
+        codePoint = byte & 0x0f;
+        minimum = 0x800;
+      } else if (byte >= 0xf0 && byte <= 0xf4) {
+        needed = 3;
+        codePoint = byte & 0x07;
+        minimum = 0x10000;
+      }
+      let ok = needed > 0 && index + needed < length;
+      if (ok) {
+        for (let step = 1; step <= needed; step += 1) {
+          const next = bytes[index + step];
+          if (next === undefined || (next & 0xc0) !== 0x80) {
+            ok = false;
+            break;
+          }
+          codePoint = (codePoint << 6) | (next & 0x3f);
+        }
+      }
+      if (ok && (codePoint < minimum || codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff))) {
+        ok = false;
+      }
+      if (ok) {
+        if (codePoint >= 0x10000) {
+          const offset = codePoint - 0x10000;
+          units.push(0xd800 + (offset >> 10), 0xdc00 + (offset & 0x3ff));
+        } else {
+          units.push(codePoint);
+        }
+        index += needed + 1;
+      } else {
+        valid = false;
+        units.push(0xfffd);
+        index += 1;
+      }
+    }
+    if (units.length >= CHUNK) {
+      parts.push(String.fromCharCode.apply(null, units));
+      units = [];
+    }
+  }
+  if (units.length > 0) parts.push(String.fromCharCode.apply(null, units));
+  return { text: parts.join(''), valid };
+}
+
+function isAscii(bytes) {
+  for (let index = 0; index < bytes.length; index += 1) {
+    if (bytes[index] >= 0x80) return false;
+  }
+  return true;
+}
+
+/** Encodes a string as UTF-8 (lone surrogates become U+FFFD). */
+export function encodeUtf8(text) {
+  const out = new Uint8Array(text.length * 3);
+  let position = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    let code = text.charCodeAt(index);
+    if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
+      const low = text.charCodeAt(index + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+        index += 1;
+      } else {
+        code = 0xfffd;
+      }
+    } else if (code >= 0xd800 && code <= 0xdfff) {
+      code = 0xfffd;
+    }
+    if (code < 0x80) {
+      out[position++] = code;
+    } else if (code < 0x800) {
+      out[position++] = 0xc0 | (code >> 6);
+      out[position++] = 0x80 | (code & 0x3f);
+    } else if (code < 0x10000) {
+      out[position++] = 0xe0 | (code >> 12);
+      out[position++] = 0x80 | ((code >> 6) & 0x3f);
+      out[position++] = 0x80 | (code & 0x3f);
+    } else {
+      out[position++] = 0xf0 | (code >> 18);
+      out[position++] = 0x80 | ((code >> 12) & 0x3f);
+      out[position++] = 0x80 | ((code >> 6) & 0x3f);
+      out[position++] = 0x80 | (code & 0x3f);
+    }
+  }
+  return out.subarray(0, position);
+}
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Base64 of bytes (for image results). */
+export function toBase64(bytes) {
+  const parts = [];
+  let chunk = [];
+  const full = bytes.length - (bytes.length % 3);
+  for (let index = 0; index < full; index += 3) {
+    const value = (bytes[index] << 16) | (bytes[index + 1] << 8) | bytes[index + 2];
+    chunk.push(ALPHABET[value >> 18], ALPHABET[(value >> 12) & 63], ALPHABET[(value >> 6) & 63], ALPHABET[value & 63]);
+    if (chunk.length >= CHUNK) {
+      parts.push(chunk.join(''));
+      chunk = [];
+    }
+  }
+  const rest = bytes.length - full;
+  if (rest === 1) {
+    const value = bytes[full] << 16;
+    chunk.push(ALPHABET[value >> 18], ALPHABET[(value >> 12) & 63], '==');
+  } else if (rest === 2) {
+    const value = (bytes[full] << 16) | (bytes[full + 1] << 8);
+    chunk.push(ALPHABET[value >> 18], ALPHABET[(value >> 12) & 63], ALPHABET[(value >> 6) & 63], '=');
+  }
+  parts.push(chunk.join(''));
+  return parts.join('');
+}
+
+/** Whether the first `window` bytes hold a NUL byte: the usual sign of a binary file. */
+export function looksBinary(bytes, window = 8192) {
+  const end = Math.min(bytes.length, window);
+  for (let index = 0; index < end; index += 1) {
+    if (bytes[index] === 0) return true;
+  }
+  return false;
+}

@@ -1,0 +1,165 @@
+import type { BufferEncoding, CpOptions, FileContent, FsStat, IFileSystem, MkdirOptions, RmOptions } from 'just-bash';
+import { checkPath, type PathPolicy } from '../policy/path-policy.js';
+
+type ReadFileOptions = Parameters<IFileSystem['readFile']>[1];
+type WriteFileOptions = Parameters<IFileSystem['writeFile']>[2];
+type DirentEntries = Awaited<ReturnType<NonNullable<IFileSystem['readdirWithFileTypes']>>>;
+
+/** A refused filesystem change, shaped like a Node `fs` error so shell commands print it plainly. */
+class RefusedChangeError extends Error {
+  readonly code: string;
+
+  constructor(code: 'EACCES' | 'EPERM', operation: string, path: string, reason: string) {
+    super(`${code}: ${reason}, ${operation} '${path}'`);
+    this.name = 'Error';
+    this.code = code;
+  }
+}
+
+function relativeOf(path: string): string {
+  const trimmed = path.replace(/^\/+|\/+$/g, '');
+  return trimmed === '' ? '.' : trimmed;
+}
+
+/**
+ * Wraps the shell's view of the working root so every change (write, append, mkdir, delete,
+ * copy, move, chmod, touch) is checked against the path policy first: protected paths such as
+ * `.git` stay read-only from `bash` too. Paths arrive as the mounted filesystem sees them (`/` is
+ * the root), which is the policy's guest form. Links are refused outright: a symlink could point
+ * out of the root, and a hard link would give a protected file a second, writable name.
+ */
+export class ProtectedFs implements IFileSystem {
+  readonly #inner: IFileSystem;
+  readonly #policy: PathPolicy;
+
+  constructor(inner: IFileSystem, policy: PathPolicy) {
+    this.#inner = inner;
+    this.#policy = policy;
+  }
+
+  async #checkWrite(operation: string, path: string): Promise<void> {
+    const check = await checkPath(this.#policy, path, 'write');
+    if (!check.ok) {
+      const reason = check.code === 'protected' ? 'protected path, read-only' : check.error;
+      throw new RefusedChangeError('EACCES', operation, path, reason);
+    }
+  }
+
+  /** A change to `path` as a whole (recursive delete, rename) must not touch anything protected inside it. */
+  async #checkWhole(operation: string, path: string): Promise<void> {
+    if (this.#policy.containsProtected(relativeOf(path))) {
+      throw new RefusedChangeError('EACCES', operation, path, 'holds a protected path, read-only');
+    }
+    await this.#checkWrite(operation, path);
+  }
+
+  readFile(path: string, options?: ReadFileOptions): Promise<string> {
+    return this.#inner.readFile(path, options);
+  }
+
+  readFileBuffer(path: string): Promise<Uint8Array> {
+    return this.#inner.readFileBuffer(path);
+  }
+
+  readFileBytes(path: string): ReturnType<NonNullable<IFileSystem['readFileBytes']>> {
+    const inner = this.#inner;
+    if (inner.readFileBytes !== undefined) return inner.readFileBytes(path);
+    return inner.readFileBuffer(path).then((bytes) => Buffer.from(bytes).toString('latin1')) as ReturnType<
+      NonNullable<IFileSystem['readFileBytes']>
+    >;
+  }
+
+  async writeFile(path: string, content: FileContent, options?: WriteFileOptions | BufferEncoding): Promise<void> {
+    await this.#checkWrite('open', path);
+    return this.#inner.writeFile(path, content, options);
+  }
+
+  async appendFile(path: string, content: FileContent, options?: WriteFileOptions | BufferEncoding): Promise<void> {
+    await this.#checkWrite('open', path);
+    return this.#inner.appendFile(path, content, options);
+  }
+
+  exists(path: string): Promise<boolean> {
+    return this.#inner.exists(path);
+  }
+
+  stat(path: string): Promise<FsStat> {
+    return this.#inner.stat(path);
+  }
+
+  lstat(path: string): Promise<FsStat> {
+    return this.#inner.lstat(path);
+  }
+
+  async mkdir(path: string, options?: MkdirOptions): Promise<void> {
+    await this.#checkWrite('mkdir', path);
+    return this.#inner.mkdir(path, options);
+  }
+
+  readdir(path: string): Promise<string[]> {
+    return this.#inner.readdir(path);
+  }
+
+  readdirWithFileTypes(path: string): Promise<DirentEntries> {
+    const inner = this.#inner;
+    if (inner.readdirWithFileTypes !== undefined) return inner.readdirWithFileTypes(path);
+    return inner.readdir(path).then((names) =>
+      Promise.all(
+        names.map(async (name) => {
+          const stat = await inner.lstat(`${path.replace(/\/+$/, '')}/${name}`);
+          return { name, isFile: stat.isFile, isDirectory: stat.isDirectory, isSymbolicLink: stat.isSymbolicLink };
+        }),
+      ),
+    );
+  }
+
+  async rm(path: string, options?: RmOptions): Promise<void> {
+    await this.#checkWhole('rm', path);
+    return this.#inner.rm(path, options);
+  }
+
+  async cp(source: string, destination: string, options?: CpOptions): Promise<void> {
+    await this.#checkWhole('cp', destination);
+    return this.#inner.cp(source, destination, options);
+  }
+
+  async mv(source: string, destination: string): Promise<void> {
+    await this.#checkWhole('rename', source);
+    await this.#checkWhole('rename', destination);
+    return this.#inner.mv(source, destination);
+  }
+
+  resolvePath(base: string, path: string): string {
+    return this.#inner.resolvePath(base, path);
+  }
+
+  getAllPaths(): string[] {
+    return this.#inner.getAllPaths();
+  }
+
+  async chmod(path: string, mode: number): Promise<void> {
+    await this.#checkWrite('chmod', path);
+    return this.#inner.chmod(path, mode);
+  }
+
+  async symlink(_target: string, linkPath: string): Promise<void> {
+    throw new RefusedChangeError('EPERM', 'symlink', linkPath, 'links cannot be created in the sandbox');
+  }
+
+  async link(_existingPath: string, newPath: string): Promise<void> {
+    throw new RefusedChangeError('EPERM', 'link', newPath, 'links cannot be created in the sandbox');
+  }
+
+  readlink(path: string): Promise<string> {
+    return this.#inner.readlink(path);
+  }
+
+  realpath(path: string): Promise<string> {
+    return this.#inner.realpath(path);
+  }
+
+  async utimes(path: string, atime: Date, mtime: Date): Promise<void> {
+    await this.#checkWrite('utime', path);
+    return this.#inner.utimes(path, atime, mtime);
+  }
+}

@@ -1,0 +1,81 @@
+import picomatch from 'picomatch';
+
+/**
+ * Paths inside the root that no tool may write, by default: `.git` (the folder and everything in
+ * it: hooks and config there run code on the next git command), `.boxagnts/config.json` and
+ * `.boxagnts/secrets.json` (the workspace's settings and keys), and the workspace's SQLite files
+ * (`.boxagnts/*.db` with their `-wal`, `-shm` and `-journal` companions). Reading them is allowed.
+ */
+export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze([
+  '.git',
+  '.boxagnts/config.json',
+  '.boxagnts/secrets.json',
+  '.boxagnts/*.db',
+  '.boxagnts/*.db-wal',
+  '.boxagnts/*.db-shm',
+  '.boxagnts/*.db-journal',
+]);
+
+// Case-insensitive everywhere: on macOS and Windows `.GIT/config` is `.git/config`; on Linux the
+// extra refusals (a file that only differs in case) are harmless. Unicode is compared in NFC so
+// macOS's decomposed names match too.
+const MATCH_OPTIONS = { dot: true, nocase: true } as const;
+
+/** Compiled protected patterns: whole-path matchers and per-segment matchers. */
+export interface ProtectedMatcher {
+  /** Whether `relative` (root-relative, `/`-separated) is protected or lies inside a protected path. */
+  isProtected(relative: string): boolean;
+  /** Whether writing `relative` as a whole (delete, rename, replace a folder) would touch a protected path. */
+  containsProtected(relative: string): boolean;
+}
+
+/** Strips `./` and slashes at the ends so patterns compare with root-relative paths. */
+export function normalisePattern(pattern: string): string {
+  return pattern
+    .normalize('NFC')
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/)+/, '')
+    .replace(/^\/+|\/+$/g, '');
+}
+
+function segmentsOf(relative: string): string[] {
+  if (relative === '.' || relative === '') return [];
+  return relative.normalize('NFC').split('/');
+}
+
+/** Compiles `patterns` (globs relative to the root) into a {@link ProtectedMatcher}. */
+export function compileProtectedPaths(patterns: readonly string[]): ProtectedMatcher {
+  const normalised = patterns.map(normalisePattern).filter((pattern) => pattern !== '');
+  const whole = normalised.map((pattern) => picomatch(pattern, MATCH_OPTIONS));
+  const perSegment = normalised.map((pattern) =>
+    pattern.split('/').map((part) => (part === '**' ? null : picomatch(part, MATCH_OPTIONS))),
+  );
+
+  function matchesExactly(relative: string): boolean {
+    return whole.some((matcher) => matcher(relative));
+  }
+
+  return {
+    isProtected(relative) {
+      const segments = segmentsOf(relative);
+      // The path itself or any ancestor: `.git/objects/ab` is inside `.git`.
+      for (let length = 1; length <= segments.length; length += 1) {
+        if (matchesExactly(segments.slice(0, length).join('/'))) return true;
+      }
+      return false;
+    },
+    containsProtected(relative) {
+      if (this.isProtected(relative)) return true;
+      const segments = segmentsOf(relative);
+      return perSegment.some((parts) => {
+        for (const [index, segment] of segments.entries()) {
+          const part = parts[index];
+          if (part === undefined) return false;
+          if (part === null) return true;
+          if (!part(segment)) return false;
+        }
+        return parts.length > segments.length;
+      });
+    },
+  };
+}

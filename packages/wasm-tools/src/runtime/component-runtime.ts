@@ -1,0 +1,288 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { AnyTool, ToolContext, ToolPermission, ToolResult } from '@boxagnts/tools';
+import { defaultCacheDir } from './cache-dir.js';
+import { type CommandManifest, parseCommandManifest, readCommandManifest } from './command-manifest.js';
+import { ComponentRuntimeError } from './component-runtime-error.js';
+import { inputToArgv } from './flag-protocol.js';
+import { commandOutcomeToResult, failureResult, functionOutcomeToResult } from './outcome-to-result.js';
+import { canonicalRoot, RootLock } from './root-lock.js';
+import { createRuntimeTool } from './runtime-tool.js';
+import { parseDescriptors } from './tool-descriptor.js';
+import { loadToolsFolder } from './tools-folder.js';
+import { ensureTranspiled, hashBytes, type TranspiledComponent } from './transpile-cache.js';
+import { WorkerPool } from './worker-pool.js';
+import type { WorkerJob, WorkerOutcome } from './worker-protocol.js';
+
+/** Settings of a {@link ComponentRuntime}; every one has a safe default. */
+export interface ComponentRuntimeOptions {
+  /** Where transpiled components are cached; default `node_modules/.cache/boxagnts-wasm` or the tmpdir. */
+  cacheDir?: string;
+  /** Worker processes (calls that run at once). Default 2. */
+  workers?: number;
+  /** Deadline of one call in ms (a tool's own `timeoutMs` wins when smaller). Default 30 000. */
+  timeoutMs?: number;
+  /** Cap of each guest linear memory (`--wasm-max-mem-pages`). Default 256 MiB. */
+  maxMemoryBytes?: number;
+  /** Cap of each output (result text, stdout, stderr), keeping head and tail. Default 1 MiB. */
+  maxOutputBytes?: number;
+  /** The worker entry file; default `worker.mjs` beside the runtime (see README). */
+  workerPath?: string;
+}
+
+/** A component given by file or by bytes (with a name for messages). */
+export type ComponentSource = { path: string } | { bytes: Uint8Array; name: string };
+
+/** Options for loading a function component. */
+export interface LoadFunctionComponentOptions {
+  /** Deadline for calls of these tools (ms); default the runtime's. */
+  timeoutMs?: number;
+}
+
+/** A component the runtime has transpiled (see {@link ComponentRuntime.prepare}). */
+export interface PreparedComponent {
+  readonly hash: string;
+  readonly dir: string;
+  readonly entry: string;
+  /** The path or name it was loaded from, for messages. */
+  readonly name: string;
+}
+
+/** A low-level call: one job on the pool, with the capabilities spelled out. */
+export interface ComponentCall {
+  component: ComponentSource | PreparedComponent;
+  kind: 'describe' | 'function' | 'command';
+  /** Host folder preopened at `/` (required for `function` and `command`). */
+  root?: string;
+  readOnly?: boolean;
+  /** Exactly the environment the guest sees. */
+  env?: Record<string, string>;
+  /** argv for a command. */
+  args?: string[];
+  toolName?: string;
+  /** JSON text input for a function tool. */
+  input?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Counters for tests and diagnostics. */
+export interface ComponentRuntimeStats {
+  transpiles: number;
+  transpileCacheHits: number;
+  workersSpawned: number;
+}
+
+/**
+ * Runs WebAssembly components as tools: function components (the `boxagnts:tool` WIT) and command
+ * components (the flag protocol), each call in a worker process with only the capabilities the
+ * call grants, a deadline, a memory cap and output caps.
+ */
+export interface ComponentRuntime {
+  /** The tools a function component describes, each calling into the component when executed. */
+  loadFunctionComponent(source: ComponentSource, options?: LoadFunctionComponentOptions): Promise<AnyTool[]>;
+  /** A command tool from a `.wasm` and its manifest (given, or read from beside the file). */
+  loadCommandTool(wasmPath: string, manifest?: unknown): Promise<AnyTool>;
+  /** Every tool in a folder of components; a component that fails to load becomes a warning. */
+  loadToolsFolder(dir: string): Promise<{ tools: AnyTool[]; warnings: string[] }>;
+  /** Transpiles a component (or finds it in the cache) for {@link ComponentRuntime.call}. */
+  prepare(source: ComponentSource): Promise<PreparedComponent>;
+  /** Runs one job with explicit capabilities; never rejects for guest failures. */
+  call(request: ComponentCall): Promise<WorkerOutcome>;
+  /** Transpiles, cache hits and worker processes started so far. */
+  stats(): ComponentRuntimeStats;
+  /** Kills the worker processes; later calls answer with an error. */
+  close(): Promise<void>;
+}
+
+const DEFAULTS = { workers: 2, timeoutMs: 30_000, maxMemoryBytes: 256 * 1024 * 1024, maxOutputBytes: 1024 * 1024 };
+
+function pickEnv(names: readonly string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of names) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+/**
+ * Creates a component runtime with its own worker pool (started lazily on the first call).
+ *
+ * @example
+ * const runtime = createComponentRuntime({ workers: 2, timeoutMs: 10_000 });
+ * const tools = await runtime.loadFunctionComponent({ path: 'tools/hello.wasm' });
+ * const result = await tools[0].execute({ name: 'Ada' }, context);
+ * await runtime.close();
+ */
+export function createComponentRuntime(options: ComponentRuntimeOptions = {}): ComponentRuntime {
+  const settings = { ...DEFAULTS, ...options };
+  if (!Number.isInteger(settings.workers) || settings.workers < 1) {
+    throw new ComponentRuntimeError('invalid-options', `workers must be a whole number >= 1, got ${settings.workers}.`);
+  }
+  const cacheDir = options.cacheDir ?? defaultCacheDir();
+  const pool = new WorkerPool({
+    workers: settings.workers,
+    maxMemoryBytes: settings.maxMemoryBytes,
+    ...(options.workerPath === undefined ? {} : { workerPath: options.workerPath }),
+  });
+  const rootLock = new RootLock();
+  const prepared = new Map<string, Promise<TranspiledComponent>>();
+  const stats = { transpiles: 0, transpileCacheHits: 0 };
+
+  async function prepare(source: ComponentSource): Promise<PreparedComponent> {
+    const name = 'path' in source ? source.path : source.name;
+    const bytes = 'path' in source ? new Uint8Array(await readFile(source.path)) : source.bytes;
+    const hash = hashBytes(bytes);
+    let pending = prepared.get(hash);
+    if (pending === undefined) {
+      pending = ensureTranspiled(bytes, cacheDir, name).then((component) => {
+        if (component.cacheHit) stats.transpileCacheHits++;
+        else stats.transpiles++;
+        return component;
+      });
+      prepared.set(hash, pending);
+      pending.catch(() => prepared.delete(hash));
+    }
+    const component = await pending;
+    return { hash: component.hash, dir: component.dir, entry: component.entry, name };
+  }
+
+  function isPrepared(component: ComponentSource | PreparedComponent): component is PreparedComponent {
+    return 'hash' in component && 'dir' in component;
+  }
+
+  async function runJob(job: WorkerJob, timeoutMs: number, signal?: AbortSignal): Promise<WorkerOutcome> {
+    const affinityKey =
+      job.kind === 'command'
+        ? undefined
+        : JSON.stringify([job.component.hash, job.root ?? null, job.readOnly, Object.entries(job.env).sort()]);
+    const run = () =>
+      pool.run(job, {
+        timeoutMs,
+        ...(signal === undefined ? {} : { signal }),
+        ...(affinityKey === undefined ? {} : { affinityKey }),
+      });
+    if (job.root === undefined || job.readOnly) return run();
+    return rootLock.withLock(job.root, run);
+  }
+
+  async function call(request: ComponentCall): Promise<WorkerOutcome> {
+    const component = isPrepared(request.component) ? request.component : await prepare(request.component);
+    const job: WorkerJob = {
+      kind: request.kind,
+      component: { hash: component.hash, dir: component.dir, entry: component.entry },
+      ...(request.root === undefined ? {} : { root: await canonicalRoot(request.root) }),
+      readOnly: request.readOnly ?? false,
+      env: request.env ?? {},
+      ...(request.args === undefined ? {} : { args: request.args }),
+      ...(request.toolName === undefined ? {} : { toolName: request.toolName }),
+      ...(request.input === undefined ? {} : { input: request.input }),
+      maxOutputBytes: settings.maxOutputBytes,
+    };
+    return runJob(job, request.timeoutMs ?? settings.timeoutMs, request.signal);
+  }
+
+  function callTimeout(toolTimeout: number | undefined): number {
+    return toolTimeout === undefined ? settings.timeoutMs : Math.min(toolTimeout, settings.timeoutMs);
+  }
+
+  async function loadFunctionComponent(
+    source: ComponentSource,
+    loadOptions: LoadFunctionComponentOptions = {},
+  ): Promise<AnyTool[]> {
+    const component = await prepare(source);
+    const name = component.name;
+    const described = await call({ component, kind: 'describe', timeoutMs: settings.timeoutMs });
+    if (!described.ok || !('descriptors' in described)) {
+      const reason = described.ok ? 'no descriptors' : failureResult(described, 'describe').content[0];
+      const text =
+        reason !== undefined && typeof reason === 'object' && 'text' in reason ? reason.text : String(reason);
+      throw new ComponentRuntimeError('invalid-component', `${name}: describe() failed: ${text}`, { file: name });
+    }
+    const descriptors = parseDescriptors(described.descriptors, name);
+    const timeoutMs = callTimeout(loadOptions.timeoutMs);
+    return descriptors.map((descriptor) =>
+      createRuntimeTool({
+        name: descriptor.name,
+        description: descriptor.description,
+        jsonSchema: descriptor.inputSchema,
+        permission: descriptor.permission,
+        timeoutMs,
+        execute: async (input, context: ToolContext): Promise<ToolResult> => {
+          const outcome = await call({
+            component,
+            kind: 'function',
+            root: context.root,
+            readOnly: descriptor.permission === 'read-only',
+            env: pickEnv(descriptor.env),
+            toolName: descriptor.name,
+            input: JSON.stringify(input),
+            timeoutMs,
+            signal: context.signal,
+          });
+          return functionOutcomeToResult(outcome, descriptor.name);
+        },
+      }),
+    );
+  }
+
+  async function loadCommandTool(wasmPath: string, manifestValue?: unknown): Promise<AnyTool> {
+    const manifest: CommandManifest | undefined =
+      manifestValue === undefined
+        ? await readCommandManifest(wasmPath)
+        : parseCommandManifest(manifestValue, `the manifest given for ${basename(wasmPath)}`);
+    if (manifest === undefined) {
+      throw new ComponentRuntimeError(
+        'invalid-manifest',
+        `${wasmPath} has no manifest: put ${basename(wasmPath)}.json or ${basename(wasmPath, '.wasm')}.json beside it.`,
+        { file: wasmPath },
+      );
+    }
+    const component = await prepare({ path: wasmPath });
+    const permission: ToolPermission = manifest.permission;
+    return createRuntimeTool({
+      name: manifest.name,
+      description: manifest.description,
+      jsonSchema: manifest.inputSchema,
+      permission,
+      timeoutMs: settings.timeoutMs,
+      execute: async (input, context) => {
+        const outcome = await call({
+          component,
+          kind: 'command',
+          root: context.root,
+          readOnly: permission === 'read-only',
+          env: pickEnv(manifest.env),
+          args: inputToArgv(manifest.name, input),
+          signal: context.signal,
+        });
+        return commandOutcomeToResult(outcome, manifest.name);
+      },
+    });
+  }
+
+  return {
+    loadFunctionComponent,
+    loadCommandTool,
+    loadToolsFolder: (dir) => loadToolsFolder(dir, { loadFunctionComponent, loadCommandTool }),
+    prepare,
+    call,
+    stats: () => ({ ...stats, workersSpawned: pool.spawned }),
+    close: async () => pool.close(),
+  };
+}
+
+let shared: ComponentRuntime | undefined;
+
+/**
+ * The process-wide runtime with default options, created on first use; the built-in sandboxed
+ * tools share it so they share workers and warm instances.
+ *
+ * @example
+ * const tools = await getDefaultRuntime().loadToolsFolder('workspace/tools');
+ */
+export function getDefaultRuntime(): ComponentRuntime {
+  shared ??= createComponentRuntime();
+  return shared;
+}

@@ -1,0 +1,54 @@
+import { readdir } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { AnyTool } from '@boxagnts/tools';
+import { manifestCandidates } from './command-manifest.js';
+
+/** The loaders a tools folder uses (the runtime's own). */
+export interface ToolsFolderLoaders {
+  loadFunctionComponent(source: { path: string }): Promise<AnyTool[]>;
+  loadCommandTool(wasmPath: string): Promise<AnyTool>;
+}
+
+/**
+ * Loads every `*.wasm` in `dir` (not recursive, sorted by name): a `.wasm` with a manifest beside
+ * it (`tool.wasm.json` or `tool.json`) is a command tool, any other `.wasm` a function component.
+ * A component that fails to load, and a tool name seen twice, become warnings naming the file;
+ * a missing folder gives no tools and no warnings.
+ */
+export async function loadToolsFolder(
+  dir: string,
+  loaders: ToolsFolderLoaders,
+): Promise<{ tools: AnyTool[]; warnings: string[] }> {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((name) => name.endsWith('.wasm')).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { tools: [], warnings: [] };
+    throw error;
+  }
+  const all = new Set(await readdir(dir));
+  const tools: AnyTool[] = [];
+  const warnings: string[] = [];
+  const seen = new Map<string, string>();
+  for (const name of names) {
+    const path = join(dir, name);
+    const hasManifest = manifestCandidates(path).some((candidate) => all.has(basename(candidate)));
+    try {
+      const loaded = hasManifest
+        ? [await loaders.loadCommandTool(path)]
+        : await loaders.loadFunctionComponent({ path });
+      for (const tool of loaded) {
+        const previous = seen.get(tool.name);
+        if (previous !== undefined) {
+          warnings.push(`${path}: tool "${tool.name}" is also defined by ${previous}; kept the first.`);
+          continue;
+        }
+        seen.set(tool.name, path);
+        tools.push(tool);
+      }
+    } catch (error) {
+      warnings.push(`${path}: ${(error as Error).message}`);
+    }
+  }
+  return { tools, warnings };
+}

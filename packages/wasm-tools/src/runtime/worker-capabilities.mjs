@@ -1,0 +1,184 @@
+// Capabilities for one guest instance, built only from the instantiation import object (never the
+// shim's process-global setters): a fresh WASIShim per instance with the root preopened at `/`,
+// only the named environment variables, captured stdio, no network, no exit of the host, no
+// links. Plain JS: this file runs in the forked worker process (see worker.mjs).
+import { clocks, filesystem, io } from '@bytecodealliance/preview2-shim';
+import { WASIShim } from '@bytecodealliance/preview2-shim/instantiation';
+import { OutputCapture } from './worker-output.mjs';
+
+/** Thrown from `wasi:cli/exit`: unwinds the guest; the call ends with an error result. */
+export class GuestExit extends Error {
+  constructor(code) {
+    super(`The component called exit(${code}).`);
+    this.name = 'GuestExit';
+    this.code = code;
+  }
+}
+
+const readOnlyDescriptors = new WeakSet();
+const MUTATING_METHODS = [
+  'write',
+  'writeViaStream',
+  'appendViaStream',
+  'setSize',
+  'setTimes',
+  'setTimesAt',
+  'createDirectoryAt',
+  'removeDirectoryAt',
+  'renameAt',
+  'unlinkFileAt',
+];
+
+/**
+ * Patches the shim's Descriptor class once per worker process: links are never created (a
+ * symlink could later point a path outside the root), and descriptors derived from a read-only
+ * preopen refuse every change. Descriptors are the shim's own class (the transpiled glue checks
+ * `instanceof`), so the guard lives on its prototype, keyed by a WeakSet of read-only handles.
+ */
+function guardDescriptors() {
+  const prototype = filesystem.types.Descriptor.prototype;
+  if (prototype.__boxagntsGuarded) return;
+  Object.defineProperty(prototype, '__boxagntsGuarded', { value: true });
+  prototype.symlinkAt = () => {
+    throw 'not-permitted';
+  };
+  prototype.linkAt = () => {
+    throw 'not-permitted';
+  };
+  for (const name of MUTATING_METHODS) {
+    const original = prototype[name];
+    prototype[name] = function guarded(...args) {
+      if (readOnlyDescriptors.has(this)) throw 'read-only';
+      if (name === 'renameAt' && readOnlyDescriptors.has(args[1])) throw 'read-only';
+      return original.apply(this, args);
+    };
+  }
+  const openAt = prototype.openAt;
+  prototype.openAt = function guardedOpenAt(pathFlags, path, openFlags, descriptorFlags) {
+    const readOnly = readOnlyDescriptors.has(this);
+    if (
+      readOnly &&
+      (openFlags?.create || openFlags?.truncate || descriptorFlags?.write || descriptorFlags?.mutateDirectory)
+    ) {
+      throw 'read-only';
+    }
+    const opened = openAt.call(this, pathFlags, path, openFlags, descriptorFlags);
+    if (readOnly) readOnlyDescriptors.add(opened);
+    return opened;
+  };
+}
+
+guardDescriptors();
+
+/** An stdin that is always at its end: the protocol passes input in argv, never on stdin. */
+class EmptyInputStream extends io.streams.InputStream {
+  read() {
+    throw { tag: 'closed' };
+  }
+  blockingRead() {
+    throw { tag: 'closed' };
+  }
+  skip() {
+    throw { tag: 'closed' };
+  }
+  blockingSkip() {
+    throw { tag: 'closed' };
+  }
+  subscribe() {
+    return clocks.monotonicClock.subscribeDuration(0n);
+  }
+}
+
+/** An output stream that appends to an {@link OutputCapture} (head and tail kept, middle counted). */
+class CaptureOutputStream extends io.streams.OutputStream {
+  constructor(sink) {
+    super();
+    this.sink = sink;
+  }
+  get capture() {
+    return this.sink.capture;
+  }
+  checkWrite() {
+    return 1n << 20n;
+  }
+  write(bytes) {
+    this.capture.push(bytes);
+  }
+  blockingWriteAndFlush(bytes) {
+    this.capture.push(bytes);
+  }
+  flush() {}
+  blockingFlush() {}
+  writeZeroes(length) {
+    this.capture.push(new Uint8Array(Number(length)));
+  }
+  blockingWriteZeroesAndFlush(length) {
+    this.capture.push(new Uint8Array(Number(length)));
+  }
+  splice() {
+    throw { tag: 'closed' };
+  }
+  blockingSplice() {
+    throw { tag: 'closed' };
+  }
+  subscribe() {
+    return clocks.monotonicClock.subscribeDuration(0n);
+  }
+}
+
+/**
+ * Builds the import object for one instance; `beginCall` swaps in fresh output captures.
+ * @param {{ root?: string, readOnly: boolean, env: Record<string, string>, args: string[], maxOutputBytes: number }} request
+ */
+export function createCapabilities(request) {
+  const stdout = { capture: new OutputCapture(request.maxOutputBytes) };
+  const stderr = { capture: new OutputCapture(request.maxOutputBytes) };
+  const stdoutStream = new CaptureOutputStream(stdout);
+  const stderrStream = new CaptureOutputStream(stderr);
+  const stdinStream = new EmptyInputStream();
+  const preopens = request.root === undefined ? {} : { '/': request.root };
+  const shim = new WASIShim({ sandbox: { preopens, env: request.env, args: request.args, enableNetwork: false } });
+  const imports = shim.getImportObject();
+  const environmentEntries = Object.entries(request.env);
+  const args = [...request.args];
+  imports['wasi:cli/environment'] = {
+    getEnvironment: () => environmentEntries,
+    getArguments: () => args,
+    initialCwd: () => undefined,
+  };
+  imports['wasi:cli/exit'] = {
+    exit(status) {
+      throw new GuestExit(status?.tag === 'err' ? 1 : 0);
+    },
+    exitWithCode(code) {
+      throw new GuestExit(code);
+    },
+  };
+  imports['wasi:cli/stdout'] = { getStdout: () => stdoutStream };
+  imports['wasi:cli/stderr'] = { getStderr: () => stderrStream };
+  imports['wasi:cli/stdin'] = { getStdin: () => stdinStream };
+  imports['wasi:cli/terminal-stdin'] = { getTerminalStdin: () => undefined };
+  imports['wasi:cli/terminal-stdout'] = { getTerminalStdout: () => undefined };
+  imports['wasi:cli/terminal-stderr'] = { getTerminalStderr: () => undefined };
+  const http = imports['wasi:http/outgoing-handler'];
+  imports['wasi:http/outgoing-handler'] = {
+    ...http,
+    handle() {
+      throw { tag: 'HTTP-request-denied' };
+    },
+  };
+  if (request.readOnly) {
+    for (const [descriptor] of imports['wasi:filesystem/preopens'].getDirectories()) {
+      readOnlyDescriptors.add(descriptor);
+    }
+  }
+  return {
+    imports,
+    /** Starts a new call on this instance: fresh output captures, returned for reading after it. */
+    beginCall(maxOutputBytes) {
+      stdout.capture = new OutputCapture(maxOutputBytes);
+      stderr.capture = new OutputCapture(maxOutputBytes);
+      return { stdout: stdout.capture, stderr: stderr.capture };
+    },
+  };
+}

@@ -1,0 +1,255 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { WorkerJob, WorkerOutcome } from './worker-protocol.js';
+
+const MIB = 1024 * 1024;
+const WASM_PAGE = 64 * 1024;
+const STDERR_TAIL = 4096;
+/** The warm keys a worker is assumed to hold (mirrors the worker's LRU size). */
+const WARM_KEYS_TRACKED = 8;
+/** Workers that die before they are ready, in a row, before queued calls are failed. */
+const MAX_STARTUP_FAILURES = 3;
+
+/** Options of a {@link WorkerPool}. */
+export interface WorkerPoolOptions {
+  workers: number;
+  maxMemoryBytes: number;
+  /** Path of the worker entry; default: worker.mjs beside this module (sources) or dist/runtime/. */
+  workerPath?: string;
+}
+
+/** Per-run options: the deadline, a cancel signal, and the warm-instance key for routing. */
+export interface RunOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  affinityKey?: string;
+}
+
+interface PoolWorker {
+  child: ChildProcess;
+  ready: boolean;
+  started: boolean;
+  busy: boolean;
+  warmKeys: string[];
+  stderrTail: string;
+  finish?: (outcome: WorkerOutcome) => void;
+}
+
+interface Pending {
+  job: WorkerJob;
+  options: RunOptions;
+  resolve: (outcome: WorkerOutcome) => void;
+  /** Called when the call leaves the queue for a worker. */
+  dequeued: () => void;
+}
+
+/** Finds worker.mjs from the sources (src/runtime/) or from the bundle (dist/runtime/). */
+export function defaultWorkerPath(): string {
+  const candidates = [new URL('./worker.mjs', import.meta.url), new URL('./runtime/worker.mjs', import.meta.url)];
+  for (const candidate of candidates) {
+    const path = fileURLToPath(candidate);
+    if (existsSync(path)) return path;
+  }
+  return fileURLToPath(candidates[0] as URL);
+}
+
+/**
+ * A small pool of worker processes that run guest calls one at a time each. A call past its
+ * deadline (or aborted) gets its process SIGKILLed and answered with an error; a crash (a
+ * memory bomb past `--wasm-max-mem-pages`, a fatal V8 error) likewise; the pool then forks a
+ * replacement on demand. Calls go to an idle worker that already holds their warm instance when
+ * there is one.
+ */
+export class WorkerPool {
+  private readonly workers: PoolWorker[] = [];
+  private readonly queue: Pending[] = [];
+  private readonly workerPath: string;
+  private closed = false;
+  private nextId = 1;
+  /** Calls queued or running; while above zero a timer keeps the host's event loop alive. */
+  private active = 0;
+  private startupFailures = 0;
+  private keepAlive: NodeJS.Timeout | undefined;
+  /** How many worker processes were started (for tests and stats). */
+  spawned = 0;
+
+  constructor(private readonly options: WorkerPoolOptions) {
+    this.workerPath = options.workerPath ?? defaultWorkerPath();
+  }
+
+  /** Runs a job on some worker; never rejects (failures are outcomes). */
+  run(job: WorkerJob, options: RunOptions): Promise<WorkerOutcome> {
+    if (this.closed) return Promise.resolve({ ok: false, kind: 'closed', message: 'The component runtime is closed.' });
+    if (options.signal?.aborted) {
+      return Promise.resolve({ ok: false, kind: 'aborted', message: 'The call was cancelled before it started.' });
+    }
+    this.track(1);
+    return new Promise<WorkerOutcome>((settle) => {
+      const onQueuedAbort = () => {
+        const index = this.queue.indexOf(pending);
+        if (index >= 0) {
+          this.queue.splice(index, 1);
+          pending.resolve({ ok: false, kind: 'aborted', message: 'The call was cancelled before it started.' });
+        }
+      };
+      const pending: Pending = {
+        job,
+        options,
+        resolve: (outcome: WorkerOutcome) => {
+          options.signal?.removeEventListener('abort', onQueuedAbort);
+          this.track(-1);
+          settle(outcome);
+        },
+        dequeued: () => options.signal?.removeEventListener('abort', onQueuedAbort),
+      };
+      this.queue.push(pending);
+      options.signal?.addEventListener('abort', onQueuedAbort, { once: true });
+      this.pump();
+    });
+  }
+
+  /**
+   * Worker processes and their channels are unref'd so an idle pool never keeps the host alive;
+   * while calls are in flight this timer does.
+   */
+  private track(delta: number): void {
+    this.active += delta;
+    if (this.active > 0 && this.keepAlive === undefined) {
+      this.keepAlive = setInterval(() => {}, 60_000);
+    } else if (this.active === 0 && this.keepAlive !== undefined) {
+      clearInterval(this.keepAlive);
+      this.keepAlive = undefined;
+    }
+  }
+
+  /** Kills every worker and answers queued calls with a `closed` outcome. */
+  close(): void {
+    this.closed = true;
+    for (const pending of this.queue.splice(0)) {
+      pending.resolve({ ok: false, kind: 'closed', message: 'The component runtime was closed.' });
+    }
+    for (const worker of this.workers.splice(0)) {
+      worker.finish?.({ ok: false, kind: 'closed', message: 'The component runtime was closed during the call.' });
+      worker.child.kill('SIGKILL');
+    }
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0) {
+      const idle = this.workers.filter((worker) => worker.ready && !worker.busy);
+      if (idle.length === 0) {
+        if (this.workers.length < this.options.workers) this.spawn();
+        return;
+      }
+      const pending = this.queue.shift() as Pending;
+      const key = pending.options.affinityKey;
+      const warm = key === undefined ? undefined : idle.find((worker) => worker.warmKeys.includes(key));
+      if (warm === undefined && key !== undefined && this.workers.length < this.options.workers) {
+        // A cold call: start another worker for later calls, but use an idle one now.
+        this.spawn();
+      }
+      this.dispatch(warm ?? (idle[0] as PoolWorker), pending);
+    }
+  }
+
+  private spawn(): void {
+    const pages = Math.max(1, Math.floor(this.options.maxMemoryBytes / WASM_PAGE));
+    const oldSpaceMib = Math.ceil(this.options.maxMemoryBytes / MIB) + 256;
+    const child = fork(this.workerPath, [], {
+      execArgv: [
+        `--wasm-max-mem-pages=${pages}`,
+        '--experimental-wasm-extended-const',
+        `--max-old-space-size=${oldSpaceMib}`,
+      ],
+      env: {},
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'json',
+    });
+    this.spawned++;
+    const worker: PoolWorker = { child, ready: false, started: false, busy: false, warmKeys: [], stderrTail: '' };
+    this.workers.push(worker);
+    child.unref();
+    (child.channel as { unref?: () => void } | undefined)?.unref?.();
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => {
+      worker.stderrTail = (worker.stderrTail + text).slice(-STDERR_TAIL);
+    });
+    (child.stderr as { unref?: () => void } | null)?.unref?.();
+    child.on('message', (message: { type?: string; id?: number; outcome?: WorkerOutcome }) => {
+      if (message.type === 'ready') {
+        worker.ready = true;
+        worker.started = true;
+        this.startupFailures = 0;
+        this.pump();
+      } else if (message.type === 'result' && message.outcome !== undefined) {
+        worker.finish?.(message.outcome);
+      }
+    });
+    child.on('exit', (code, signal) => {
+      const index = this.workers.indexOf(worker);
+      if (index >= 0) this.workers.splice(index, 1);
+      const detail = worker.stderrTail.trim().split('\n').slice(-3).join(' | ');
+      worker.finish?.({
+        ok: false,
+        kind: 'crash',
+        message: `The component's worker process ended (${signal ?? `exit code ${code}`})${detail ? `: ${detail}` : ''}. It may have run out of memory.`,
+      });
+      if (!worker.started && ++this.startupFailures >= MAX_STARTUP_FAILURES) {
+        this.startupFailures = 0;
+        for (const pending of this.queue.splice(0)) {
+          pending.resolve({
+            ok: false,
+            kind: 'host',
+            message: `The component worker (${this.workerPath}) fails to start: ${detail || `exit code ${code}`}`,
+          });
+        }
+        return;
+      }
+      if (!this.closed) this.pump();
+    });
+    child.on('error', () => {
+      // 'exit' follows and answers the call.
+    });
+  }
+
+  private dispatch(worker: PoolWorker, pending: Pending): void {
+    pending.dequeued();
+    worker.busy = true;
+    const id = this.nextId++;
+    const key = pending.options.affinityKey;
+    if (key !== undefined) {
+      worker.warmKeys = [...worker.warmKeys.filter((existing) => existing !== key), key].slice(-WARM_KEYS_TRACKED);
+    }
+    const kill = (outcome: WorkerOutcome) => {
+      worker.ready = false;
+      finish(outcome);
+      worker.child.kill('SIGKILL');
+    };
+    const timer = setTimeout(
+      () =>
+        kill({
+          ok: false,
+          kind: 'timeout',
+          message: `The call ran past its ${pending.options.timeoutMs} ms deadline and was stopped.`,
+        }),
+      pending.options.timeoutMs,
+    );
+    const onAbort = () => kill({ ok: false, kind: 'aborted', message: 'The call was cancelled.' });
+    pending.options.signal?.addEventListener('abort', onAbort, { once: true });
+    const finish = (outcome: WorkerOutcome) => {
+      if (worker.finish === undefined) return;
+      worker.finish = undefined;
+      clearTimeout(timer);
+      pending.options.signal?.removeEventListener('abort', onAbort);
+      worker.busy = false;
+      if (!outcome.ok && (outcome.kind === 'trap' || outcome.kind === 'exit') && key !== undefined) {
+        worker.warmKeys = worker.warmKeys.filter((existing) => existing !== key);
+      }
+      pending.resolve(outcome);
+      queueMicrotask(() => this.pump());
+    };
+    worker.finish = finish;
+    worker.child.send({ type: 'call', id, job: pending.job });
+  }
+}
