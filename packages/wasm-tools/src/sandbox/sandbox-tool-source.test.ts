@@ -20,7 +20,7 @@ beforeAll(async () => {
   await writeFile(join(root, 'config.toml'), 'port = 8000\n');
 });
 afterAll(async () => {
-  await source.close();
+  await source.close?.();
   await rm(root, { recursive: true, force: true });
 });
 
@@ -68,6 +68,6 @@ describe('the sandbox tool source', () => {
   it('leaves out what is switched off', async () => {
     const small = createSandboxToolSource({ files: false, bash: false, webFetch: false });
     expect((await small.load()).map((tool) => tool.name)).toEqual(['js_exec']);
-    await small.close();
+    await small.close?.();
   });
 });
