@@ -168,7 +168,7 @@ describe('recovery', () => {
     expect(outcome.text).toBe('OpenAI took over.');
     const last = harness.mock.requests.at(-1);
     expect(last?.path).toContain('/chat/completions');
-    const sent = JSON.stringify((last?.body as Body).messages);
+    const sent = JSON.stringify((last?.body as Body | undefined)?.messages);
     expect(sent).toContain('"tool_call_id"');
     expect(sent).toContain('first question');
     // Anthropic's signed thinking does not travel to another vendor as a signature.
@@ -234,7 +234,7 @@ describe('recovery', () => {
     });
     expect(outcome.reason).toBe('end_turn');
     expect(events.some((event) => event.type === 'recoverable-error' && event.action === 'compact')).toBe(true);
-    const final = JSON.stringify((harness.mock.requests.at(-1)?.body as Body).messages);
+    const final = JSON.stringify((harness.mock.requests.at(-1)?.body as Body | undefined)?.messages);
     expect(final).toContain('SUMMARY: the user is refactoring module X.');
     expect(final).toContain('final request');
     expect(final).not.toContain('answer 0');

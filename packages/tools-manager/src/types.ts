@@ -84,6 +84,7 @@ export interface BeforeToolEvent {
 }
 
 /** A before-tool hook's answer: block with a reason, replace the input, or nothing (go on). */
+// biome-ignore lint/suspicious/noConfusingVoidType: a hook function that returns nothing means "go on"
 export type BeforeToolOutcome = { block: true; reason: string } | { input: JsonObject } | undefined | void;
 
 /** What an after-tool hook sees. */
@@ -96,6 +97,7 @@ export interface AfterToolEvent {
 }
 
 /** An after-tool hook's answer: a replacement result, an annotation appended to the result text, or nothing. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a hook function that returns nothing keeps the result
 export type AfterToolOutcome = { result: ToolResult } | { annotate: string } | undefined | void;
 
 /** A hook as a function. */

@@ -327,7 +327,7 @@ describe('managed mode', () => {
     expect(JSON.stringify(manager.system)).toContain('executor-model');
     const executors = harness.mock.requests.filter((request) => (request.body as Body).model === 'executor-model');
     expect(executors).toHaveLength(4);
-    expect((executors[0]?.body as Body).tools?.map((tool) => tool.name)).toEqual(['note']);
+    expect((executors[0]?.body as Body | undefined)?.tools?.map((tool) => tool.name)).toEqual(['note']);
     const final = JSON.stringify(harness.mock.requests.at(-1)?.body);
     expect(final).toContain('executor one finished');
     expect(final).toContain('executor two finished');

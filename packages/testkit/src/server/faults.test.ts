@@ -41,12 +41,17 @@ function send(protocol: ProtocolId, stream: boolean, fault?: MockFault) {
 
 /** Response ids and timestamps differ per response; blank them (same length) to compare bytes. */
 function normalise(bytes: Buffer): string {
-  return bytes
-    .toString('latin1')
-    .replace(/mock\d+/g, (id) => `mock${'0'.repeat(id.length - 4)}`)
-    .replace(/("created(?:_at)?":\s*)(\d+)/g, (_, key: string, digits: string) => `${key}${'0'.repeat(digits.length)}`)
-    // Ollama stamps each chunk with an ISO time; two requests can straddle a second.
-    .replace(/("created_at":")([^"]*)/g, (_, key: string, time: string) => `${key}${time.replace(/\d/g, '0')}`);
+  return (
+    bytes
+      .toString('latin1')
+      .replace(/mock\d+/g, (id) => `mock${'0'.repeat(id.length - 4)}`)
+      .replace(
+        /("created(?:_at)?":\s*)(\d+)/g,
+        (_, key: string, digits: string) => `${key}${'0'.repeat(digits.length)}`,
+      )
+      // Ollama stamps each chunk with an ISO time; two requests can straddle a second.
+      .replace(/("created_at":")([^"]*)/g, (_, key: string, time: string) => `${key}${time.replace(/\d/g, '0')}`)
+  );
 }
 
 async function bytesOf(protocol: ProtocolId, stream: boolean, fault?: MockFault): Promise<Buffer> {
