@@ -9,7 +9,9 @@ const ratio = (value: number, baseline: number | undefined) =>
 
 function table(title: string, rows: Array<{ name: string; median: number; p99: number; baseline?: number }>): void {
   process.stdout.write(`\n${title}\n`);
-  process.stdout.write(`${'case'.padEnd(46)} ${'median'.padStart(10)} ${'p99'.padStart(10)} ${'baseline'.padStart(10)} ${'ratio'.padStart(7)}\n`);
+  process.stdout.write(
+    `${'case'.padEnd(46)} ${'median'.padStart(10)} ${'p99'.padStart(10)} ${'baseline'.padStart(10)} ${'ratio'.padStart(7)}\n`,
+  );
   for (const row of rows) {
     process.stdout.write(
       `${row.name.padEnd(46)} ${fmt(row.median).padStart(10)} ${fmt(row.p99).padStart(10)} ${fmt(row.baseline).padStart(10)} ${ratio(row.median, row.baseline).padStart(7)}\n`,
@@ -20,7 +22,13 @@ function table(title: string, rows: Array<{ name: string; median: number; p99: n
 const runtime = await benchRuntime();
 table('component runtime (trivial function component)', runtime);
 const files = await benchFsTools();
-table('file tools through the sandbox vs plain fs', files.map((row) => ({ ...row, baseline: row.baselineMedian })));
+table(
+  'file tools through the sandbox vs plain fs',
+  files.map((row) => ({ ...row, baseline: row.baselineMedian })),
+);
 const exec = await benchExec();
-table('js_exec and bash vs Node doing the same', exec.map((row) => ({ ...row, baseline: row.baselineMedian })));
+table(
+  'js_exec and bash vs Node doing the same',
+  exec.map((row) => ({ ...row, baseline: row.baselineMedian })),
+);
 process.stdout.write('\nGoals: warm read under 3 ms, cold start under 300 ms (this machine).\n');

@@ -86,7 +86,8 @@ export function scriptedProvider(task: Task): LlmProvider {
   };
 }
 
-const echoTool = defineTool({
+/** The `echo` tool as @boxagnts/tools defines it (zod schema, read-only). */
+export const echoTool = defineTool({
   name: TOOL_NAME,
   description: TOOL_DESCRIPTION,
   inputSchema: z.object({ text: z.string() }),
