@@ -38,6 +38,7 @@ export {
   checkPathSync,
   createPathPolicy,
   DEFAULT_PROTECTED_PATHS,
+  DEFAULT_SECRET_PATHS,
   isPathPolicyError,
   MAX_PATH_LENGTH,
   type PathPolicy,

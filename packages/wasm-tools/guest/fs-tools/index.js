@@ -4,6 +4,7 @@ import { editTool } from './edit.js';
 import { globTool } from './glob.js';
 import { grepTool } from './grep.js';
 import { readTool } from './read.js';
+import { setExcludedPaths } from './walk.js';
 import { FsError, resetRoot } from './wasi-fs.js';
 import { writeTool } from './write.js';
 
@@ -39,7 +40,9 @@ export const tool = {
     if (run === undefined) throw `unknown tool "${name}": this component offers ${Object.keys(TOOLS).join(', ')}`;
     resetRoot();
     try {
-      return output(run(parseInput(input)));
+      const parsed = parseInput(input);
+      setExcludedPaths(parsed.exclude_paths);
+      return output(run(parsed));
     } catch (error) {
       if (error instanceof FsError)
         return output({ content: error.message, isError: true, metadata: { code: error.code } });

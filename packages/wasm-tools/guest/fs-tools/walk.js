@@ -1,12 +1,30 @@
 // A .gitignore-aware walk of the tree under a folder, shared by glob and grep. `.git` is always
 // skipped, symbolic links are never followed, and the walk stops after a bounded number of entries.
 import ignore from 'ignore';
+import picomatch from 'picomatch/posix';
 import { decodeUtf8 } from './utf8.js';
 import { joinPath, openDirectory, readFileBytes, statPath } from './wasi-fs.js';
 
 /** Most directory entries one walk visits. */
 export const MAX_WALK_ENTRIES = 200000;
 const MAX_GITIGNORE_BYTES = 256 * 1024;
+
+// Paths the host forbids even to read (the workspace's secrets): set per call from the input's
+// `exclude_paths`, matched case-insensitively like the host's path policy.
+let excluded = () => false;
+
+/** Sets the root-relative glob patterns the walks of this call skip. */
+export function setExcludedPaths(patterns) {
+  const list = Array.isArray(patterns)
+    ? patterns.filter((pattern) => typeof pattern === 'string' && pattern !== '')
+    : [];
+  if (list.length === 0) {
+    excluded = () => false;
+    return;
+  }
+  const matchers = list.map((pattern) => picomatch(pattern, { dot: true, nocase: true }));
+  excluded = (path) => matchers.some((matcher) => matcher(path));
+}
 
 function loadGitignore(folder, read) {
   try {
@@ -82,10 +100,10 @@ export function walkFiles(start, visit, enter = () => true) {
       }
       const path = joinPath(folder, entry.name);
       if (entry.type === 'directory') {
-        if (entry.name === '.git' || isIgnored(layers, path, true) || !enter(path)) continue;
+        if (entry.name === '.git' || excluded(path) || isIgnored(layers, path, true) || !enter(path)) continue;
         walkFolder(path, layers);
       } else if (entry.type === 'regular-file') {
-        if (isIgnored(layers, path, false)) continue;
+        if (excluded(path) || isIgnored(layers, path, false)) continue;
         let info;
         try {
           info = directory.stat(entry.name);

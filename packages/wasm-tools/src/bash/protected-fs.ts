@@ -53,20 +53,31 @@ export class ProtectedFs implements IFileSystem {
     await this.#checkWrite(operation, path);
   }
 
-  readFile(path: string, options?: ReadFileOptions): Promise<string> {
+  /** Secret paths (the workspace's keys) are refused for reading too, by name or through a link. */
+  async #checkRead(operation: string, path: string): Promise<void> {
+    const relative = relativeOf(path);
+    if (this.#policy.isSecret(relative)) throw new RefusedChangeError('EACCES', operation, path, 'secret path');
+    const check = await checkPath(this.#policy, path, 'read');
+    if (!check.ok && check.code === 'protected') throw new RefusedChangeError('EACCES', operation, path, 'secret path');
+  }
+
+  async readFile(path: string, options?: ReadFileOptions): Promise<string> {
+    await this.#checkRead('open', path);
     return this.#inner.readFile(path, options);
   }
 
-  readFileBuffer(path: string): Promise<Uint8Array> {
+  async readFileBuffer(path: string): Promise<Uint8Array> {
+    await this.#checkRead('open', path);
     return this.#inner.readFileBuffer(path);
   }
 
   readFileBytes(path: string): ReturnType<NonNullable<IFileSystem['readFileBytes']>> {
     const inner = this.#inner;
-    if (inner.readFileBytes !== undefined) return inner.readFileBytes(path);
-    return inner.readFileBuffer(path).then((bytes) => Buffer.from(bytes).toString('latin1')) as ReturnType<
-      NonNullable<IFileSystem['readFileBytes']>
-    >;
+    return this.#checkRead('open', path).then(() =>
+      inner.readFileBytes !== undefined
+        ? inner.readFileBytes(path)
+        : inner.readFileBuffer(path).then((bytes) => Buffer.from(bytes).toString('latin1')),
+    ) as ReturnType<NonNullable<IFileSystem['readFileBytes']>>;
   }
 
   async writeFile(path: string, content: FileContent, options?: WriteFileOptions | BufferEncoding): Promise<void> {

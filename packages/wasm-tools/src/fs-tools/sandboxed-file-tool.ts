@@ -32,6 +32,8 @@ export function createSandboxedFileTool(spec: FileToolSpec, guest: AnyTool, reso
         if (!check.ok) return errorResult(check.error, { path: given, refusal: check.code });
         guestInput[path.field] = toGuestPath(check.path);
       }
+      // Walks (glob, grep) skip what no tool may read; a model cannot set this: the schemas drop unknown keys.
+      guestInput.exclude_paths = [...policy.secretPaths];
       return guest.execute(guestInput, { ...context, root: policy.root });
     },
   });

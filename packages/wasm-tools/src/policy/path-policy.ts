@@ -2,11 +2,11 @@ import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative as relativePath, resolve, sep } from 'node:path';
 import { PathPolicyError } from './path-policy-error.js';
 import { resolvePhysical, resolvePhysicalSync, splitSegments, type WalkResult } from './physical-walk.js';
-import { compileProtectedPaths, DEFAULT_PROTECTED_PATHS } from './protected-paths.js';
+import { compileProtectedPaths, DEFAULT_PROTECTED_PATHS, DEFAULT_SECRET_PATHS } from './protected-paths.js';
 import type { PathAccess, PathCheck, PathPolicyOptions, ResolvedPath } from './types.js';
 
 export { isPathPolicyError, PathPolicyError, type PathPolicyErrorReason } from './path-policy-error.js';
-export { DEFAULT_PROTECTED_PATHS };
+export { DEFAULT_PROTECTED_PATHS, DEFAULT_SECRET_PATHS };
 
 /** Longest path string accepted (Linux's PATH_MAX); longer input is refused as `invalid`. */
 export const MAX_PATH_LENGTH = 4096;
@@ -20,6 +20,10 @@ export interface PathPolicy {
   readonly root: string;
   /** The root as given, made absolute but not real-pathed: host paths may name it either way. */
   readonly requestedRoot: string;
+  /** Patterns no tool may read or write. */
+  readonly secretPaths: readonly string[];
+  /** Whether `relative` is (or is inside) a secret path. */
+  isSecret(relative: string): boolean;
   /** The protected patterns in force, relative to the root. */
   readonly protectedPaths: readonly string[];
   /** Whether `relative` (root-relative, `/`-separated) is protected or inside a protected path. */
@@ -81,7 +85,11 @@ export function createPathPolicy(options: PathPolicyOptions): PathPolicy {
     }
   }
   const matcher = compileProtectedPaths(protectedPaths);
+  const secretPaths = Object.freeze([...(options.secretPaths ?? DEFAULT_SECRET_PATHS)]);
+  const secrets = compileProtectedPaths(secretPaths);
   return Object.freeze({
+    secretPaths,
+    isSecret: (relative: string) => secrets.isProtected(relative),
     root,
     requestedRoot,
     protectedPaths,
@@ -174,6 +182,12 @@ function finish(
     return refuse(
       'outside-root',
       `The path "${inputPath}" resolves (through a symlink) to a place outside the working folder: use a path inside it.`,
+    );
+  }
+  if (policy.isSecret(lexical) || policy.isSecret(relative)) {
+    return refuse(
+      'protected',
+      `The path "${inputPath}" holds secrets (${policy.secretPaths.join(', ')}): no tool may read or write it.`,
     );
   }
   if (access === 'write') {

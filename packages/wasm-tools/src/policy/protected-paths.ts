@@ -4,10 +4,12 @@ import picomatch from 'picomatch';
  * Paths inside the root that no tool may write, by default: `.git` (the folder and everything in
  * it: hooks and config there run code on the next git command), `.boxagnts/config.json` and
  * `.boxagnts/secrets.json` (the workspace's settings and keys), and the workspace's SQLite files
- * (`.boxagnts/*.db` with their `-wal`, `-shm` and `-journal` companions). Reading them is allowed.
+ * (`.boxagnts/*.db` with their `-wal`, `-shm` and `-journal` companions), and a workspace's
+ * `boxagnts.json`. Reading them is allowed, except the secret files below.
  */
 export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze([
   '.git',
+  'boxagnts.json',
   '.boxagnts/config.json',
   '.boxagnts/secrets.json',
   '.boxagnts/*.db',
@@ -15,6 +17,13 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze([
   '.boxagnts/*.db-shm',
   '.boxagnts/*.db-journal',
 ]);
+
+/**
+ * Paths inside the root that no tool may read or write, by default: the workspace's secrets file
+ * (API keys and gateway tokens). A host that uses a workspace folder itself as the root keeps its
+ * keys away from the model this way.
+ */
+export const DEFAULT_SECRET_PATHS: readonly string[] = Object.freeze(['.boxagnts/secrets.json']);
 
 // Case-insensitive everywhere: on macOS and Windows `.GIT/config` is `.git/config`; on Linux the
 // extra refusals (a file that only differs in case) are harmless. Unicode is compared in NFC so

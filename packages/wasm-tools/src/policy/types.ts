@@ -10,6 +10,8 @@ export interface PathPolicyOptions {
    * out of), whether or not they exist; glob patterns allowed. Default: {@link DEFAULT_PROTECTED_PATHS}.
    */
   protectedPaths?: readonly string[];
+  /** Paths no tool may read or write (glob patterns). Default: {@link DEFAULT_SECRET_PATHS}. */
+  secretPaths?: readonly string[];
 }
 
 export type PathAccess = 'read' | 'write';
