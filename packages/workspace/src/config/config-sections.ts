@@ -1,0 +1,183 @@
+import { z } from 'zod';
+import { keyReferenceSchema } from './key-reference.js';
+
+// The schemas of the config file's sections. Strict: users write these, so an unknown key is an error.
+
+/** Names used as keys (provider ids, agent names, MCP server names, presets, tokens). */
+export const NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const name = (what: string) =>
+  z.string().regex(NAME_PATTERN, `${what} names must be 1-64 lowercase letters, digits, "_" or "-"`);
+
+/** `provider/model` or a bare model name known to the catalogue. */
+export const modelReferenceSchema = z
+  .string()
+  .trim()
+  .min(1, 'must name a model, e.g. "anthropic/claude-sonnet-4-5"')
+  .regex(/^[^\s]+$/, 'must not contain spaces (write "provider/model")');
+
+const milliseconds = z.number().int().positive().max(86_400_000, 'must be at most 86,400,000 (one day)');
+const nonEmptyStrings = z.array(z.string().trim().min(1, 'must not be empty'));
+const stringOrKey = z.union([z.string(), keyReferenceSchema], {
+  error: 'must be a string or a key reference { "env": "<VARIABLE>" } / { "secret": "<name>" }',
+});
+
+/** One provider's overrides over its built-in row. */
+export const providerSchema = z.strictObject({
+  baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  apiKey: keyReferenceSchema.optional(),
+  region: z.string().trim().min(1).optional(),
+  /** Values for `{placeholder}`s of the row's base URL (Azure resource, Vertex project, ...). */
+  parameters: z.record(z.string(), z.string()).optional(),
+});
+/** `providers`: overrides by provider id. */
+export const providersSchema = z.record(name('provider'), providerSchema);
+
+/** Models for particular jobs; each falls back to the default model. */
+export const modelsSchema = z.strictObject({
+  small: modelReferenceSchema.optional(),
+  compaction: modelReferenceSchema.optional(),
+  title: modelReferenceSchema.optional(),
+  executor: modelReferenceSchema.optional(),
+  fallback: z.array(modelReferenceSchema).optional(),
+});
+
+/** The access levels of agents (see `accessAllows` of @boxagnts/tools). */
+export const ACCESS_LEVELS = ['full', 'read-only', 'search-only'] as const;
+/** Terminal colour names agents may use; `#rrggbb` is accepted too. */
+export const AGENT_COLORS = ['red', 'green', 'yellow', 'blue', 'magenta', 'cyan', 'white', 'gray'] as const;
+
+/** One agent of `agents`: a built-in's overrides or a new agent. */
+export const agentSchema = z.strictObject({
+  description: z.string().trim().min(1, 'must say what the agent is for').optional(),
+  model: modelReferenceSchema.optional(),
+  temperature: z.number().min(0, 'must be between 0 and 2').max(2, 'must be between 0 and 2').optional(),
+  prompt: z.string().optional(),
+  access: z.enum(ACCESS_LEVELS, { error: `must be one of ${ACCESS_LEVELS.join(', ')}` }).optional(),
+  visible: z.boolean().optional(),
+  maxTurns: z.number().int().positive().max(10_000, 'must be at most 10,000').optional(),
+  color: z
+    .string()
+    .regex(
+      new RegExp(`^(#[0-9a-fA-F]{6}|${AGENT_COLORS.join('|')})$`),
+      `must be #rrggbb or one of ${AGENT_COLORS.join(', ')}`,
+    )
+    .optional(),
+});
+/** `agents`: by agent name. */
+export const agentsSchema = z.record(name('agent'), agentSchema);
+
+/** Manager/executor presets: a strong model plans, executors on `executorModel` do the work. */
+export const managedAgentSchema = z.strictObject({
+  description: z.string().optional(),
+  managerModel: modelReferenceSchema.optional(),
+  executorModel: modelReferenceSchema,
+  maxExecutorTurns: z.number().int().positive().max(10_000).optional(),
+  maxConcurrentExecutors: z.number().int().positive().max(64, 'must be at most 64').optional(),
+  isolation: z.enum(['none', 'worktree'], { error: 'must be "none" or "worktree"' }).optional(),
+});
+/** `managedAgents`: presets by name. */
+export const managedAgentsSchema = z.record(name('preset'), managedAgentSchema);
+
+/** The permission modes of tools-manager, in order of how much runs without asking. */
+export const PERMISSION_MODES = ['plan', 'default', 'accept-edits', 'bypass'] as const;
+/** `permissions`: the mode and the allow/ask/deny rules of tools-manager. */
+export const permissionsSchema = z.strictObject({
+  mode: z.enum(PERMISSION_MODES, { error: `must be one of ${PERMISSION_MODES.join(', ')}` }).optional(),
+  allow: nonEmptyStrings.optional(),
+  ask: nonEmptyStrings.optional(),
+  deny: nonEmptyStrings.optional(),
+});
+
+const HOST_PATTERN =
+  /^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:\d{1,5})?$/;
+/** `network`: hosts the web tools may reach. */
+export const networkSchema = z.strictObject({
+  allowedHosts: z
+    .array(z.string().regex(HOST_PATTERN, 'must be a host name such as "api.github.com" or "*.example.com"'))
+    .optional(),
+});
+
+/** One MCP server of `mcpServers` (as tools-manager's config, the name being the key). */
+export const mcpServerSchema = z.strictObject({
+  transport: z.discriminatedUnion(
+    'type',
+    [
+      z.strictObject({
+        type: z.literal('stdio'),
+        command: z.string().trim().min(1, 'must name the program to run'),
+        args: z.array(z.string()).optional(),
+        env: z.record(z.string(), stringOrKey).optional(),
+        cwd: z.string().min(1).optional(),
+      }),
+      z.strictObject({
+        type: z.literal('http'),
+        url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
+        headers: z.record(z.string(), stringOrKey).optional(),
+      }),
+    ],
+    { error: 'must be { "type": "stdio", "command": ... } or { "type": "http", "url": ... }' },
+  ),
+  allow: nonEmptyStrings.optional(),
+  deny: nonEmptyStrings.optional(),
+  defer: z.boolean().optional(),
+  timeoutMs: milliseconds.optional(),
+  connectTimeoutMs: milliseconds.optional(),
+  maxReconnects: z.number().int().min(0).max(20, 'must be at most 20').optional(),
+});
+/** `mcpServers`: by server name. */
+export const mcpServersSchema = z.record(
+  z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9-]{0,31}$/, 'MCP server names must be 1-32 letters, digits or "-"'),
+  mcpServerSchema,
+);
+
+/** `skills`: where skills are found. */
+export const skillsSchema = z.strictObject({
+  /** Folders searched for `<name>/SKILL.md`, relative to the workspace. */
+  folders: z.array(z.string().trim().min(1)).optional(),
+});
+
+const commandHookSchema = z.strictObject({
+  matcher: z.string().optional(),
+  command: z.string().trim().min(1, 'must be the command to run'),
+  timeoutMs: milliseconds.optional(),
+  cwd: z.string().optional(),
+  env: z.record(z.string(), stringOrKey).optional(),
+});
+/** `hooks`: command hooks run before and after tool calls. */
+export const hooksSchema = z.strictObject({
+  beforeTool: z.array(commandHookSchema).optional(),
+  afterTool: z.array(commandHookSchema).optional(),
+});
+
+/** `gateway`: where the HTTP server listens and which tokens it accepts. */
+export const gatewaySchema = z.strictObject({
+  host: z.string().trim().min(1).optional(),
+  port: z.number().int().min(0).max(65_535, 'must be a TCP port (0-65535)').optional(),
+  /** Bearer tokens that may use the gateway's API, by name; the values live in the secrets file. */
+  tokens: z.record(name('token'), keyReferenceSchema).optional(),
+});
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+/** `cron`: defaults of scheduled jobs. */
+export const cronSchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as "Europe/Berlin" or "UTC"').optional(),
+  timeoutMs: milliseconds.optional(),
+});
+
+/** `store`: a SQLite file (default) or a PostgreSQL URL (better a key reference, as it may hold a password). */
+export const storeSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.strictObject({ kind: z.literal('sqlite'), path: z.string().trim().min(1).optional() }),
+    z.strictObject({ kind: z.literal('postgres'), url: stringOrKey }),
+  ],
+  { error: 'must be { "kind": "sqlite", "path"?: ... } or { "kind": "postgres", "url": ... }' },
+);

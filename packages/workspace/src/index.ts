@@ -1,0 +1,64 @@
+// The public surface of @boxagnts/workspace. Explicit named exports only.
+export {
+  AGENTS_MD_MAX_BYTES,
+  type AgentsMd,
+  type AgentsMdSource,
+  type ComposeAgentsMdOptions,
+  composeAgentsMd,
+} from './config/agents-md.js';
+export { type AtomicWriteOperations, type AtomicWriteOptions, writeFileAtomic } from './config/atomic-write.js';
+export {
+  type AgentConfig,
+  CONFIG_DEFAULTS,
+  type HooksConfig,
+  type ManagedAgentPreset,
+  type McpServerEntry,
+  type PermissionModeName,
+  type ProviderConfig,
+  type ResolvedConfig,
+  type StoreLocation,
+} from './config/config-defaults.js';
+export { ConfigError, type ConfigErrorOptions, type ConfigErrorReason, isConfigError } from './config/config-error.js';
+export { type BoxagntsConfig, configSchema } from './config/config-schema.js';
+export { CONFIG_FILE_NAME, DEFAULT_CONFIG_TEXT } from './config/default-config-text.js';
+export type { KeyReference } from './config/key-reference.js';
+export { type LoadConfigOptions, loadConfig, parseConfigText } from './config/load-config.js';
+export {
+  BUILTIN_OUTPUT_STYLES,
+  loadOutputStyles,
+  type OutputStyle,
+  parseOutputStyle,
+} from './config/output-styles.js';
+export { type KeySources, resolveKeyReference } from './config/resolve-key-reference.js';
+export { isSecret, mask, Secret } from './config/secret.js';
+export { SecretStore, type SecretStoreOptions } from './config/secret-store.js';
+export { type JsonValue, setConfigValue, type UpdateConfigOptions, updateConfig } from './config/update-config.js';
+export { LATEST_SCHEMA_VERSION } from './store/migrate.js';
+export { type OpenStoreOptions, openStore } from './store/open-store.js';
+export type { PostgresBackendOptions } from './store/postgres-backend.js';
+export { SESSION_EXPORT_FORMAT, SESSION_EXPORT_VERSION } from './store/session-jsonl.js';
+export { SNIPPET_MARKS } from './store/session-search.js';
+export type { SqliteBackendOptions } from './store/sqlite-backend.js';
+export {
+  isStoreError,
+  STORE_ERROR_REASONS,
+  StoreError,
+  type StoreErrorOptions,
+  type StoreErrorReason,
+} from './store/store-error.js';
+export type {
+  MessageSearchHit,
+  SessionRecord,
+  StoreConfig,
+  StoredMessage,
+  UsageRecord,
+  UsageReportRow,
+  UsageStore,
+  WorkspaceSessionStore,
+  WorkspaceStore,
+} from './store/store-types.js';
+export { type OpenWorkspaceOptions, openWorkspace } from './workspace/open-workspace.js';
+export type { Workspace } from './workspace/workspace.js';
+export type { WorkspaceAgent } from './workspace/workspace-agents.js';
+export { silentLogger, type WorkspaceLogger } from './workspace/workspace-logger.js';
+export { type WorkspacePaths, workspacePaths } from './workspace/workspace-paths.js';

@@ -1,0 +1,18 @@
+import type { Kysely } from 'kysely';
+import type { StoreDatabase } from './store-database.js';
+
+/**
+ * One opened database: kysely for reads, and `write` for transactions, so the session and usage
+ * stores are written once for both SQLite and PostgreSQL.
+ */
+export interface StoreBackend {
+  readonly kind: 'sqlite' | 'postgres';
+  /** For reads outside a transaction. */
+  readonly database: Kysely<StoreDatabase>;
+  /**
+   * Runs `work` in one write transaction (`BEGIN IMMEDIATE` on SQLite, serialised within the
+   * process) and commits it; any error rolls everything back.
+   */
+  write<T>(work: (transaction: Kysely<StoreDatabase>) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { LATEST_SCHEMA_VERSION, migrateStore } from './migrate.js';
+import { CONVERSATION, rejection, type StoreContractTarget, texts } from './store-contract-fixtures.test-suite.js';
+
+/** Schema upgrade tests, run against every backend: a filled version 1 database, a newer one. */
+export function defineMigrationContract(name: string, target: StoreContractTarget): void {
+  describe(`store migrations: ${name}`, () => {
+    it('upgrades a filled version 1 database, keeping and indexing its data', async () => {
+      const backend = await target.openEmptyBackend();
+      expect(await migrateStore(backend, 1)).toBe(1);
+      await backend.write(async (transaction) => {
+        await transaction
+          .insertInto('sessions')
+          .values({ id: 'v1', title: 'From v1', created_at: 1, updated_at: 2 })
+          .execute();
+        await transaction
+          .insertInto('messages')
+          .values(
+            CONVERSATION.map((entry, index) => ({
+              session_id: 'v1',
+              seq: index + 1,
+              role: entry.message.role,
+              content: JSON.stringify(entry.message.content),
+              provider_metadata: null,
+              model: entry.model ?? null,
+              usage: entry.usage === undefined ? null : JSON.stringify(entry.usage),
+              compaction: null,
+              created_at: 10 + index,
+            })),
+          )
+          .execute();
+      });
+      await backend.close();
+      const upgraded = await target.reopen();
+      try {
+        expect(await upgraded.schemaVersion()).toBe(LATEST_SCHEMA_VERSION);
+        expect(await upgraded.sessions.get('v1')).toMatchObject({
+          title: 'From v1',
+          messageCount: 4,
+          createdAt: 1,
+          updatedAt: 2,
+        });
+        expect(texts(await upgraded.sessions.load('v1'))).toEqual(texts(CONVERSATION));
+        expect((await upgraded.sessions.search('okapi')).map((hit) => hit.seq).sort()).toEqual([3, 4]);
+        await upgraded.sessions.append('v1', [{ message: { role: 'user', content: 'after the upgrade' } }]);
+        expect((await upgraded.sessions.load('v1')).map((entry) => (entry as { seq?: number }).seq)).toEqual([
+          1, 2, 3, 4, 5,
+        ]);
+      } finally {
+        await upgraded.close();
+      }
+    });
+
+    it('refuses a database written by a newer version, and does not touch it', async () => {
+      const backend = await target.openEmptyBackend();
+      await migrateStore(backend);
+      await backend.write((transaction) =>
+        transaction.insertInto('schema_version').values({ version: 99, applied_at: 0 }).execute(),
+      );
+      await backend.close();
+      const error = await rejection(target.reopen());
+      expect(error.reason).toBe('schema-too-new');
+      expect(error.message).toContain('upgrade @boxagnts/workspace');
+    });
+  });
+}

@@ -1,0 +1,100 @@
+import type { Message, Usage } from '@boxagnts/api';
+import type { SessionEntry, SessionStore } from '@boxagnts/query';
+
+/** Where the store lives: a SQLite file (default) or a PostgreSQL database shared by several gateways. */
+export type StoreConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+/** A session's row. */
+export interface SessionRecord {
+  id: string;
+  title: string;
+  agent?: string;
+  model?: string;
+  /** The session this one was forked from, and at which message. */
+  parentSessionId?: string;
+  forkedAtSeq?: number;
+  createdAt: number;
+  updatedAt: number;
+  messageCount: number;
+}
+
+/** One stored message with its position. */
+export interface StoredMessage extends SessionEntry {
+  sessionId: string;
+  /** 1-based order within the session. */
+  seq: number;
+}
+
+/** One model call's usage and cost. */
+export interface UsageRecord {
+  sessionId?: string;
+  provider: string;
+  model: string;
+  agent?: string;
+  /** The sub-agent id, when the call was made by one. */
+  subAgent?: string;
+  usage: Usage;
+  /** USD; undefined when the model has no price. */
+  costUsd?: number;
+  createdAt?: number;
+}
+
+/** A usage report row, grouped by one dimension. */
+export interface UsageReportRow {
+  key: string;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+  costUsd: number;
+}
+
+/** A search hit over message text. */
+export interface MessageSearchHit {
+  sessionId: string;
+  seq: number;
+  role: Message['role'];
+  /** The matching text with the match marked. */
+  snippet: string;
+}
+
+/**
+ * The session store of a workspace: the query loop's append-only {@link SessionStore}, plus what
+ * hosts need to manage sessions. Every write is one immediate transaction.
+ */
+export interface WorkspaceSessionStore extends SessionStore {
+  create(session: { id?: string; title?: string; agent?: string; model?: string }): Promise<SessionRecord>;
+  get(sessionId: string): Promise<SessionRecord | undefined>;
+  list(options?: { limit?: number; offset?: number }): Promise<SessionRecord[]>;
+  rename(sessionId: string, title: string): Promise<void>;
+  delete(sessionId: string): Promise<void>;
+  /** A new session holding the messages up to and including `atSeq`. */
+  fork(sessionId: string, atSeq: number, options?: { id?: string; title?: string }): Promise<SessionRecord>;
+  search(query: string, options?: { limit?: number; sessionId?: string }): Promise<MessageSearchHit[]>;
+  /** One JSON object per line: a header line with the session, then one line per message. */
+  exportJsonl(sessionId: string): Promise<string>;
+  importJsonl(jsonl: string, options?: { id?: string }): Promise<SessionRecord>;
+  /** The history to resume, repaired (see `historyFromEntries` of @boxagnts/query). */
+  resume(sessionId: string): Promise<Message[]>;
+}
+
+/** Usage and cost records and reports. */
+export interface UsageStore {
+  record(record: UsageRecord): Promise<void>;
+  report(
+    groupBy: 'day' | 'model' | 'provider' | 'agent' | 'session',
+    options?: { since?: number; until?: number },
+  ): Promise<UsageReportRow[]>;
+}
+
+/** The whole store of a workspace. */
+export interface WorkspaceStore {
+  readonly kind: 'sqlite' | 'postgres';
+  sessions: WorkspaceSessionStore;
+  usage: UsageStore;
+  /** Schema version after migrations. */
+  schemaVersion(): Promise<number>;
+  close(): Promise<void>;
+}
