@@ -130,7 +130,12 @@ export interface QueryOptions {
   /** Base tool context (root, ids, services); the loop fills in signal, turn and call ids. */
   toolContext: Omit<ToolContext, 'signal' | 'turnId' | 'toolCallId'>;
   config: QueryConfig;
-  session?: { store: SessionStore; sessionId: string };
+  /**
+   * Where the run's history is stored. New messages of `messages` are stored before the first call:
+   * all of them for a new session, else those after the last stored message (a resumed history
+   * works, also after a compaction); `unsaved` says how many trailing messages are new instead.
+   */
+  session?: { store: SessionStore; sessionId: string; unsaved?: number };
   /** Prices for cost and budget; default the active catalogue of @boxagnts/api. */
   catalogue?: Catalogue;
   signal?: AbortSignal;

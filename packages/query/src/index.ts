@@ -47,7 +47,7 @@ export { runQuery, runQueryToEnd } from './loop.js';
 export type { QueryOutcome, QueryStopReason, RunUsage, UsageTotal } from './outcome.js';
 export { adapterForProvider } from './recovery/adapter-for-provider.js';
 export { MAX_TOKENS_RESUME_PROMPT } from './recovery/resume-prompt.js';
-export { historyFromEntries } from './session/history-from-entries.js';
+export { compactedHistory, historyFromEntries } from './session/history-from-entries.js';
 export { type HistoryRepair, INTERRUPTED_TOOL_RESULT, repairHistory } from './session/repair-history.js';
 export {
   createMemorySessionStore,
@@ -55,6 +55,7 @@ export {
   type SessionEntry,
   type SessionStore,
 } from './session/session-store.js';
+export { sameMessage, unsavedMessages } from './session/unsaved-messages.js';
 export { managerTools, prepareWorkingCopy, subAgentConfig } from './subagents/managed-mode.js';
 export { Semaphore } from './subagents/semaphore.js';
 export type { SubAgentConfig } from './subagents/sub-agent-config.js';

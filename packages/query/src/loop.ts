@@ -1,5 +1,6 @@
 import {
   type AssistantMessage,
+  type CatalogueModel,
   findModel,
   isAbortedError,
   isContextOverflowError,
@@ -26,6 +27,7 @@ import type { QueryOutcome, QueryStopReason, RunUsage } from './outcome.js';
 import { adapterForProvider } from './recovery/adapter-for-provider.js';
 import { MAX_TOKENS_RESUME_PROMPT } from './recovery/resume-prompt.js';
 import type { SessionEntry } from './session/session-store.js';
+import { unsavedMessages } from './session/unsaved-messages.js';
 import { streamTurn } from './stream-turn.js';
 import { managerTools, subAgentConfig } from './subagents/managed-mode.js';
 import { Semaphore } from './subagents/semaphore.js';
@@ -79,6 +81,17 @@ function cachedFilter(all: () => readonly AnyTool[], agent: AgentDefinition): ()
   };
 }
 
+// A tool's JSON Schema never changes: convert it once per tool object, not once per run.
+const definitionCache = new WeakMap<AnyTool, ToolDefinition>();
+function definitionOf(tool: AnyTool): ToolDefinition {
+  let definition = definitionCache.get(tool);
+  if (definition === undefined) {
+    definition = toToolDefinition(tool);
+    definitionCache.set(tool, definition);
+  }
+  return definition;
+}
+
 /** The tools as a map and as request definitions, rebuilt only when the list changes. */
 class ToolCatalog {
   private source: readonly AnyTool[] | undefined;
@@ -93,7 +106,7 @@ class ToolCatalog {
     if (tools === this.source && tools.length === this.map.size) return false;
     this.source = tools;
     this.map = new Map(tools.map((tool) => [tool.name, tool]));
-    this.definitions = tools.map((tool) => toToolDefinition(tool));
+    this.definitions = tools.map(definitionOf);
     this.names = tools.map((tool) => tool.name);
     return true;
   }
@@ -171,23 +184,42 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
   const store = options.session;
   const buffer = new EventBuffer<QueryEvent>();
   const baseContext: ToolContext = { ...options.toolContext, signal, turnId: '', toolCallId: '' };
-  const pool =
+  let pool: SubAgentPool | undefined;
+  const makePool = () =>
+    new SubAgentPool({
+      options,
+      depth: tree.depth,
+      signal,
+      usage,
+      emit: (event) => buffer.push(event),
+      remainingBudget: () => (config.budgetUsd === undefined ? undefined : config.budgetUsd - usage.total.costUsd),
+      runChild: (childOptions, depth) => runLoop(childOptions, { ...tree, depth }),
+      config: subAgentConfig(options),
+      semaphore: tree.semaphore,
+    });
+  // Created on first use: most runs never start a sub-agent.
+  const agentsFor =
     options.toolContext.agents === undefined
-      ? new SubAgentPool({
-          options,
-          depth: tree.depth,
-          signal,
-          usage,
-          emit: (event) => buffer.push(event),
-          remainingBudget: () => (config.budgetUsd === undefined ? undefined : config.budgetUsd - usage.total.costUsd),
-          runChild: (childOptions, depth) => runLoop(childOptions, { ...tree, depth }),
-          config: subAgentConfig(options),
-          semaphore: tree.semaphore,
-        })
+      ? (toolCallId: string) => {
+          pool ??= makePool();
+          return pool.forCall(toolCallId);
+        }
       : undefined;
   const workingDirectory = config.workingDirectory ?? options.toolContext.root;
   const date = config.date ?? new Date().toISOString().slice(0, 10);
 
+  // The catalogue row of each model is looked up once per run, not once per call.
+  const priceRows = new Map<string, CatalogueModel | string>();
+  const priceRow = (name: string): CatalogueModel | string => {
+    let row = priceRows.get(name);
+    if (row === undefined) {
+      row =
+        findModel(name, { provider: provider.id, ...(options.catalogue ? { catalogue: options.catalogue } : {}) }) ??
+        name;
+      priceRows.set(name, row);
+    }
+    return row;
+  };
   let system: SystemPromptPart[] = [];
   let turn = 0;
   let maxTokensResumes = 0;
@@ -224,9 +256,20 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
 
   // The user message (and anything else new) is stored before the model is called.
   if (store && options.messages.length > 0) {
-    const existing = await store.store.load(store.sessionId);
-    const fresh = options.messages.slice(existing.length).map((message) => ({ message }));
-    if (fresh.length > 0) await persist(fresh);
+    const unsaved =
+      store.unsaved !== undefined
+        ? options.messages.slice(options.messages.length - Math.min(store.unsaved, options.messages.length))
+        : unsavedMessages(options.messages, await store.store.load(store.sessionId));
+    if (unsaved === undefined) {
+      return yield* end(
+        finish('error', {
+          error:
+            `The messages do not continue session "${store.sessionId}": none of them is the last stored message. ` +
+            'Pass session.unsaved (how many trailing messages are new), or start from historyFromEntries(await store.load(id)).',
+        }),
+      );
+    }
+    if (unsaved.length > 0) await persist(unsaved.map((message) => ({ message })));
   }
 
   for (;;) {
@@ -405,7 +448,7 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
     }
 
     const { response } = result;
-    const costUsd = callCost(response.model ?? model, provider.id, response.usage, options.catalogue);
+    const costUsd = callCost(priceRow(response.model ?? model), provider.id, response.usage, options.catalogue);
     recordCall(usage, model, response.usage, costUsd);
     options.toolContext.costs?.add(costUsd ?? 0, `model call ${turn} (${model})`);
     lastInputTokens = response.usage.input.total + response.usage.output.total;
@@ -456,7 +499,7 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
       maxConcurrency: toolConfig.maxConcurrency ?? DEFAULTS.maxConcurrency,
       timeoutMs: toolConfig.timeoutMs ?? DEFAULTS.toolTimeoutMs,
       emit: (event) => buffer.push(event),
-      ...(pool ? { agentsFor: (toolCallId: string) => pool.forCall(toolCallId) } : {}),
+      ...(agentsFor ? { agentsFor } : {}),
       annotate: (call, toolResult) => {
         const checked = loopDetector.check(call, toolResult);
         looping ||= checked.looping;

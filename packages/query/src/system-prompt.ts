@@ -49,6 +49,34 @@ function managerSection(managed: ManagedAgentConfig): string {
  * const system = buildSystemPrompt({ toolNames: ['read', 'edit'], workingDirectory: '/work', date: '2026-11-30' });
  */
 export function buildSystemPrompt(input: SystemPromptInput): SystemPromptPart[] {
+  // Runs with the same setup share one prompt (and its memory): the key is every input.
+  const key = [
+    input.agent?.name,
+    input.agent?.prompt,
+    input.role,
+    input.toolNames.join(','),
+    input.skills,
+    input.outputStyle,
+    input.append,
+    input.agentsMd,
+    input.managed
+      ? JSON.stringify(input.managed, (name, value) => (name === 'executorProvider' ? undefined : value))
+      : '',
+    input.workingDirectory,
+    input.date,
+  ].join('\u0000');
+  const cached = promptCache.get(key);
+  if (cached !== undefined) return cached;
+  const built = build(input);
+  if (promptCache.size >= PROMPT_CACHE_SIZE) promptCache.delete(promptCache.keys().next().value as string);
+  promptCache.set(key, built);
+  return built;
+}
+
+const PROMPT_CACHE_SIZE = 64;
+const promptCache = new Map<string, SystemPromptPart[]>();
+
+function build(input: SystemPromptInput): SystemPromptPart[] {
   const stable: string[] = [];
   if (input.agent?.prompt) stable.push(input.agent.prompt.trim());
   stable.push((input.role ?? DEFAULT_ROLE).trim());

@@ -1,4 +1,4 @@
-import { addUsage, type Catalogue, computeCost, createUsage, type Usage } from '@boxagnts/api';
+import { addUsage, type Catalogue, type CatalogueModel, computeCost, createUsage, type Usage } from '@boxagnts/api';
 import type { RunUsage, UsageTotal } from './outcome.js';
 
 function emptyTotal(): UsageTotal {
@@ -21,7 +21,7 @@ export function createRunUsage(): RunUsage {
  * The USD cost of one call from the catalogue, or `undefined` when the model has no price there.
  */
 export function callCost(
-  model: string,
+  model: CatalogueModel | string,
   providerId: string,
   usage: Usage,
   catalogue: Catalogue | undefined,

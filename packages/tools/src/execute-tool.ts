@@ -41,28 +41,38 @@ export async function executeTool(
     );
   }
   const timeoutMs = options.timeoutMs ?? tool.timeoutMs;
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(context.signal.reason);
-  if (context.signal.aborted) return errorResult(`Tool "${tool.name}" was not run: the run was cancelled.`);
-  context.signal.addEventListener('abort', onAbort, { once: true });
+  const outer = context.signal;
+  if (outer.aborted) return errorResult(`Tool "${tool.name}" was not run: the run was cancelled.`);
+  // The call's own signal (the run's, plus this call's timeout) is made only when the tool reads
+  // it: most tools never do, and an AbortController per call is a measurable part of a loop turn.
+  let controller: AbortController | undefined;
+  let timedOut = false;
+  const onAbort = () => controller?.abort(outer.reason);
+  const callSignal = (): AbortSignal => {
+    if (controller === undefined) {
+      controller = new AbortController();
+      if (timedOut) controller.abort(new Error('timeout'));
+      else outer.addEventListener('abort', onAbort, { once: true });
+    }
+    return controller.signal;
+  };
+  const callContext = { ...context };
+  Object.defineProperty(callContext, 'signal', { get: callSignal, enumerable: true, configurable: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let onCancel: (() => void) | undefined;
   const stopped = new Promise<ToolResult>((resolve) => {
     if (timeoutMs !== undefined && timeoutMs > 0) {
       timer = setTimeout(() => {
-        controller.abort(new Error('timeout'));
+        timedOut = true;
+        controller?.abort(new Error('timeout'));
         resolve(errorResult(`Tool "${tool.name}" timed out after ${timeoutMs} ms and was stopped.`));
       }, timeoutMs);
     }
-    controller.signal.addEventListener(
-      'abort',
-      () => {
-        if (context.signal.aborted) resolve(errorResult(`Tool "${tool.name}" was cancelled.`));
-      },
-      { once: true },
-    );
+    onCancel = () => resolve(errorResult(`Tool "${tool.name}" was cancelled.`));
+    outer.addEventListener('abort', onCancel, { once: true });
   });
   try {
-    const running = tool.execute(parsed.data, { ...context, signal: controller.signal }).then(
+    const running = tool.execute(parsed.data, callContext).then(
       (result) => result,
       (error: unknown) =>
         errorResult(`Tool "${tool.name}" failed: ${error instanceof Error ? error.message : String(error)}`),
@@ -70,6 +80,7 @@ export async function executeTool(
     return await Promise.race([running, stopped]);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
-    context.signal.removeEventListener('abort', onAbort);
+    outer.removeEventListener('abort', onAbort);
+    if (onCancel) outer.removeEventListener('abort', onCancel);
   }
 }

@@ -12,6 +12,14 @@ import type { SessionEntry } from './session-store.js';
  * messages.push({ role: 'user', content: 'Go on.' });
  */
 export function historyFromEntries(entries: readonly SessionEntry[]): Message[] {
+  return repairHistory(compactedHistory(entries)).messages;
+}
+
+/**
+ * The stored history as the model last saw it: what the latest compaction left (its summary and
+ * the messages it kept) and everything after it, without repairs.
+ */
+export function compactedHistory(entries: readonly SessionEntry[]): Message[] {
   let start = 0;
   let kept: Message[] = [];
   for (let index = entries.length - 1; index >= 0; index--) {
@@ -23,6 +31,5 @@ export function historyFromEntries(entries: readonly SessionEntry[]): Message[] 
     break;
   }
   const tail = entries.slice(start).map((entry) => entry.message);
-  const messages = start === 0 && kept.length === 0 ? tail : [tail[0] as Message, ...kept, ...tail.slice(1)];
-  return repairHistory(messages).messages;
+  return start === 0 && kept.length === 0 ? tail : [tail[0] as Message, ...kept, ...tail.slice(1)];
 }

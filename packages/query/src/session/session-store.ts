@@ -35,8 +35,9 @@ export interface MemorySessionStore extends SessionStore {
 }
 
 /**
- * Creates an in-memory session store (entries are copied in and out, so callers cannot change
- * what is stored).
+ * Creates an in-memory session store. Appended messages are kept by reference (the loop never
+ * changes a message once appended; do not change yours either) and copied out by `load`, so
+ * what a caller loads cannot change what is stored.
  *
  * @example
  * const store = createMemorySessionStore();
@@ -47,7 +48,8 @@ export function createMemorySessionStore(): MemorySessionStore {
   return {
     async append(sessionId, entries) {
       const list = sessions.get(sessionId) ?? [];
-      for (const entry of entries) list.push(structuredClone({ createdAt: Date.now(), ...entry }));
+      const now = Date.now();
+      for (const entry of entries) list.push({ createdAt: now, ...entry });
       sessions.set(sessionId, list);
     },
     async load(sessionId) {

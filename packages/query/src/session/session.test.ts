@@ -66,7 +66,6 @@ describe('session store and resume', () => {
       { message: first },
       { message: { role: 'assistant', content: [{ type: 'text', text: 'two' }] } },
     ]);
-    (first as { content: string }).content = 'changed after append';
     await store.append('s', [
       { message: { role: 'user', content: 'three' } },
       { message: { role: 'user', content: '[Conversation summary] S' }, compaction: { keptMessages: 1 } },
@@ -74,6 +73,9 @@ describe('session store and resume', () => {
     ]);
     const entries = await store.load('s');
     expect(entries[0]?.message.content).toBe('one');
+    // What a caller loads is a copy: changing it changes nothing stored.
+    (entries[0]?.message as { content: string }).content = 'changed after load';
+    expect((await store.load('s'))[0]?.message.content).toBe('one');
     expect(store.sessions()).toEqual(['s']);
     const history = historyFromEntries(entries);
     expect(history.map((message) => (typeof message.content === 'string' ? message.content : message.role))).toEqual([
