@@ -33,7 +33,7 @@ export function prepareEntry(entry: SessionEntry): PreparedEntry {
 }
 
 /** The entry a message row holds, with its session and position. */
-export function storedMessageFromRow(row: Selectable<MessagesTable>): StoredMessage {
+export function storedMessageFromRow(row: Omit<Selectable<MessagesTable>, 'search_text'>): StoredMessage {
   const message = { role: row.role, content: JSON.parse(row.content) } as Message;
   if (row.provider_metadata !== null) message.providerMetadata = JSON.parse(row.provider_metadata);
   const stored: StoredMessage = { sessionId: row.session_id, seq: Number(row.seq), message };

@@ -53,9 +53,21 @@ async function sessionRow(database: Kysely<StoreDatabase>, sessionId: string) {
 }
 
 async function messagesOf(database: Kysely<StoreDatabase>, sessionId: string): Promise<StoredMessage[]> {
+  // Every column but search_text (a second copy of the text, for the index only).
   const rows = await database
     .selectFrom('messages')
-    .selectAll()
+    .select([
+      'id',
+      'session_id',
+      'seq',
+      'role',
+      'content',
+      'provider_metadata',
+      'model',
+      'usage',
+      'compaction',
+      'created_at',
+    ])
     .where('session_id', '=', sessionId)
     .orderBy('seq')
     .execute();
