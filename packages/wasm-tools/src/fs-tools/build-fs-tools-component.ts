@@ -49,18 +49,15 @@ export async function bundleFsToolsGuest(): Promise<string> {
     if (existsSync(prebuilt)) return readFile(prebuilt, 'utf8');
     throw error;
   }
+  const settings = JSON.parse(await readFile(join(root, 'guest', 'fs-tools.bundle.json'), 'utf8')) as {
+    entryPoint: string;
+    options: Parameters<EsbuildModule['build']>[0];
+  };
   const result = await esbuild.build({
-    entryPoints: [join(root, 'guest', 'fs-tools', 'index.js')],
+    ...settings.options,
+    entryPoints: [join(root, settings.entryPoint)],
     absWorkingDir: root,
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    external: ['wasi:*'],
-    target: 'es2022',
-    legalComments: 'none',
     write: false,
-    logLevel: 'silent',
   });
   const output = result.outputFiles[0];
   if (output === undefined) throw new FsToolsError('build-failed', 'Bundling the fs-tools guest produced no output.');
