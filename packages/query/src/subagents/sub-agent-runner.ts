@@ -1,4 +1,4 @@
-import type { LlmProvider, Message } from '@boxagnts/api';
+import type { Message } from '@boxagnts/api';
 import type { AgentRunner, AnyTool, SubAgentRequest, SubAgentResult, SubAgentStatus } from '@boxagnts/tools';
 import type { QueryOptions } from '../config.js';
 import type { QueryEvent } from '../events.js';
