@@ -1,5 +1,6 @@
 // Benchmarks of the sandboxed file tools: warm `read` and `edit` through the component runtime
-// against plain `fs` doing the same work, and the cold start (new runtime, first call).
+// against plain `fs` doing the same work, the cold start (new runtime, first call at once) and
+// the first call a moment after loading (the pool has compiled the component ahead by then).
 import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,8 +18,14 @@ export interface FsToolsBenchRow {
   baselineMedian: number;
 }
 
-const WARM_RUNS = 40;
-const COLD_RUNS = 3;
+const WARM_RUNS = 200;
+const COLD_RUNS = 5;
+/** Pause before each cold run, so the previous runtime's processes are gone. */
+const COLD_PAUSE_MS = 300;
+/** Time between loading the tools and the first call in the "after load" row. */
+const LOAD_GAP_MS = 1000;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function percentile(samples: number[], fraction: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -68,7 +75,8 @@ async function plainEdit(path: string, from: string, to: string): Promise<void> 
 
 /**
  * Runs the fs-tools benchmarks: warm `read` of a 200-line file and warm `edit` (one replacement)
- * through the sandbox vs plain `fs`, and the cold start (a new runtime's first `read`).
+ * through the sandbox vs plain `fs`, the cold start (a new runtime's first `read`, made at once)
+ * and a new runtime's first `read` made a second after loading the tools.
  */
 export async function benchFsTools(): Promise<FsToolsBenchRow[]> {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'boxagnts-bench-fs-')));
@@ -96,20 +104,39 @@ export async function benchFsTools(): Promise<FsToolsBenchRow[]> {
       const [from, to] = toggle(run) as [string, string];
       return plainEdit(join(root, 'plain.ts'), from, to);
     });
-    const coldSamples = await time(COLD_RUNS, async () => {
+    const coldSamples: number[] = [];
+    const afterLoadSamples: number[] = [];
+    for (let run = 0; run < COLD_RUNS; run += 1) {
+      await pause(COLD_PAUSE_MS);
       const fresh = createComponentRuntime();
       try {
+        const started = performance.now();
         const freshTools = await createFsTools({ runtime: fresh, component: { path: built.path } });
         await freshTools.find((tool) => tool.name === 'read')?.execute({ file_path: 'file.ts' }, context);
+        coldSamples.push(performance.now() - started);
       } finally {
         await fresh.close();
       }
-    });
+      await pause(COLD_PAUSE_MS);
+      const loaded = createComponentRuntime();
+      try {
+        const loadedRead = (await createFsTools({ runtime: loaded, component: { path: built.path } })).find(
+          (tool) => tool.name === 'read',
+        );
+        await pause(LOAD_GAP_MS);
+        const started = performance.now();
+        await loadedRead?.execute({ file_path: 'file.ts' }, context);
+        afterLoadSamples.push(performance.now() - started);
+      } finally {
+        await loaded.close();
+      }
+    }
     const coldBaseline = await time(COLD_RUNS, () => plainRead(join(root, 'plain.ts')));
     return [
       row('fs-tools read (warm, 200 lines)', readSamples, readBaseline),
       row('fs-tools edit (warm, 1 replacement)', editSamples, editBaseline),
       row('fs-tools cold start (new runtime, first read)', coldSamples, coldBaseline),
+      row('fs-tools first read 1 s after loading', afterLoadSamples, coldBaseline),
     ];
   } finally {
     await runtime.close();

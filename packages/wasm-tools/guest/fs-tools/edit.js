@@ -1,6 +1,6 @@
 // edit: exact string replacement that must be unambiguous, keeping the file's line endings.
 import { lineNumberAt, numberLine, splitLines, truncateLine } from './text.js';
-import { decodeUtf8, encodeUtf8, looksBinary } from './utf8.js';
+import { decodeUtf8, encodeUtf8, looksBinary, utf8Length } from './utf8.js';
 import {
   displayPath,
   FsError,
@@ -32,6 +32,38 @@ function usesCrlf(text) {
   if (crlf === 0) return false;
   const lf = countOccurrences(text, '\n');
   return crlf * 2 >= lf;
+}
+
+/**
+ * The new file bytes: the unchanged runs are cut from the original `bytes` (which decode exactly to
+ * `text`) and only the replacement is encoded, since encoding the whole text again is a per-byte
+ * loop in the interpreter. `null` when a run cannot be measured (a lone surrogate at a cut).
+ */
+function replaceBytes(bytes, text, search, replacement, all) {
+  const searchBytes = utf8Length(search);
+  if (searchBytes < 0) return null;
+  const replacementBytes = encodeUtf8(replacement);
+  const parts = [];
+  let charCursor = 0;
+  let byteCursor = 0;
+  let size = 0;
+  for (let index = text.indexOf(search); index >= 0; index = all ? text.indexOf(search, charCursor) : -1) {
+    const gap = utf8Length(text.slice(charCursor, index));
+    if (gap < 0) return null;
+    parts.push(bytes.subarray(byteCursor, byteCursor + gap), replacementBytes);
+    size += gap + replacementBytes.length;
+    byteCursor += gap + searchBytes;
+    charCursor = index + search.length;
+  }
+  parts.push(bytes.subarray(byteCursor));
+  size += bytes.length - byteCursor;
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
 }
 
 function notFoundHint(text, search) {
@@ -150,7 +182,7 @@ export function editTool(input) {
   const updated = replaceAll
     ? text.split(search).join(replacement)
     : text.slice(0, first) + replacement + text.slice(first + search.length);
-  const out = encodeUtf8(updated);
+  const out = replaceBytes(bytes, text, search, replacement, replaceAll) ?? encodeUtf8(updated);
   writeFileBytes(relative, out);
   const replacements = replaceAll ? count : 1;
   return {

@@ -10,12 +10,20 @@ import { writeTool } from './write.js';
 
 const TOOLS = { read: readTool, write: writeTool, edit: editTool, glob: globTool, grep: grepTool };
 
+// A WIT string must be valid Unicode: a lone surrogate (e.g. from a model's new_string echoed in
+// an edit snippet) would trap the guest when the result is handed over, so it becomes U+FFFD.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function wellFormed(text) {
+  return text.replace(LONE_SURROGATE, '\uFFFD');
+}
+
 function output(result) {
   return {
-    content: result.content,
+    content: wellFormed(result.content),
     images: result.images ?? [],
     isError: result.isError === true,
-    metadata: result.metadata === undefined ? null : JSON.stringify(result.metadata),
+    metadata: result.metadata === undefined ? null : wellFormed(JSON.stringify(result.metadata)),
   };
 }
 

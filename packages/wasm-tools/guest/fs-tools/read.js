@@ -103,8 +103,10 @@ export function readTool(input) {
   let last = offset - 1;
   const end = Math.min(total, offset - 1 + limit);
   for (let index = offset - 1; index < end; index += 1) {
-    const { text, truncated } = truncateLine(lines[index], MAX_LINE_CHARS);
-    const numbered = numberLine(index + 1, text);
+    const line = lines[index];
+    // Most lines are short: skip the truncation helper's result object for them.
+    const truncated = line.length > MAX_LINE_CHARS;
+    const numbered = numberLine(index + 1, truncated ? truncateLine(line, MAX_LINE_CHARS).text : line);
     if (size + numbered.length + 1 > MAX_OUTPUT_CHARS && out.length > 0) break;
     if (truncated) cutLines += 1;
     out.push(numbered);

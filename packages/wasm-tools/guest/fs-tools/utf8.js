@@ -1,19 +1,40 @@
-// UTF-8 and base64 without TextEncoder/TextDecoder, which the QuickJS guest does not have.
+// UTF-8 and base64 without TextEncoder/TextDecoder, which the QuickJS guest does not have. The
+// QuickJS interpreter runs a JavaScript loop at tens of nanoseconds per step, so the common cases
+// go through built-ins written in C (String.fromCharCode, RegExp, escape/decodeURIComponent,
+// TypedArray.indexOf, btoa) and the per-byte loops below are only the fallbacks.
 
 const CHUNK = 8192;
+const NON_ASCII = /[\x80-\xff]/;
+
+/** One character per byte (Latin-1): the raw bytes as a string, built in C in chunks. */
+function bytesToBinary(bytes) {
+  if (bytes.length <= CHUNK) return String.fromCharCode.apply(null, bytes);
+  const chunks = [];
+  for (let start = 0; start < bytes.length; start += CHUNK) {
+    chunks.push(String.fromCharCode.apply(null, bytes.subarray(start, start + CHUNK)));
+  }
+  return chunks.join('');
+}
 
 /**
  * Decodes UTF-8 bytes. Invalid sequences become U+FFFD; `valid` tells whether there were any,
  * so tools that write the text back (edit) can refuse instead of corrupting the file.
+ * ASCII is the Latin-1 string itself; valid UTF-8 is decoded by `decodeURIComponent(escape(...))`,
+ * which is strict (it refuses overlong forms, surrogates and truncated sequences); only invalid
+ * input takes the replacing decoder.
  */
 export function decodeUtf8(bytes) {
-  if (isAscii(bytes)) {
-    const chunks = [];
-    for (let start = 0; start < bytes.length; start += CHUNK) {
-      chunks.push(String.fromCharCode.apply(null, bytes.subarray(start, start + CHUNK)));
-    }
-    return { text: chunks.join(''), valid: true };
+  const binary = bytesToBinary(bytes);
+  if (!NON_ASCII.test(binary)) return { text: binary, valid: true };
+  try {
+    return { text: decodeURIComponent(escape(binary)), valid: true };
+  } catch {
+    return decodeReplacing(bytes);
   }
+}
+
+/** The byte-by-byte decoder: U+FFFD for each invalid byte, `valid: false` when there was one. */
+export function decodeReplacing(bytes) {
   const parts = [];
   let units = [];
   let valid = true;
@@ -78,15 +99,36 @@ export function decodeUtf8(bytes) {
   return { text: parts.join(''), valid };
 }
 
-function isAscii(bytes) {
-  for (let index = 0; index < bytes.length; index += 1) {
-    if (bytes[index] >= 0x80) return false;
+const BEYOND_ASCII = /[\u0080-\uffff]/;
+
+/** The UTF-8 length of `text` in bytes, or -1 when it has a lone surrogate. */
+export function utf8Length(text) {
+  if (!BEYOND_ASCII.test(text)) return text.length;
+  try {
+    return unescape(encodeURIComponent(text)).length;
+  } catch {
+    return -1;
   }
-  return true;
 }
 
 /** Encodes a string as UTF-8 (lone surrogates become U+FFFD). */
 export function encodeUtf8(text) {
+  let binary = text;
+  if (BEYOND_ASCII.test(text)) {
+    try {
+      // One character per UTF-8 byte, built in C; it throws on lone surrogates.
+      binary = unescape(encodeURIComponent(text));
+    } catch {
+      return encodeReplacing(text);
+    }
+  }
+  const out = new Uint8Array(binary.length);
+  for (let index = 0; index < binary.length; index += 1) out[index] = binary.charCodeAt(index);
+  return out;
+}
+
+/** The code-point-by-code-point encoder, for text with lone surrogates (they become U+FFFD). */
+export function encodeReplacing(text) {
   const out = new Uint8Array(text.length * 3);
   let position = 0;
   for (let index = 0; index < text.length; index += 1) {
@@ -121,38 +163,12 @@ export function encodeUtf8(text) {
   return out.subarray(0, position);
 }
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/** Base64 of bytes (for image results). */
+/** Base64 of bytes (for image results), by the built-in `btoa` of the Latin-1 string. */
 export function toBase64(bytes) {
-  const parts = [];
-  let chunk = [];
-  const full = bytes.length - (bytes.length % 3);
-  for (let index = 0; index < full; index += 3) {
-    const value = (bytes[index] << 16) | (bytes[index + 1] << 8) | bytes[index + 2];
-    chunk.push(ALPHABET[value >> 18], ALPHABET[(value >> 12) & 63], ALPHABET[(value >> 6) & 63], ALPHABET[value & 63]);
-    if (chunk.length >= CHUNK) {
-      parts.push(chunk.join(''));
-      chunk = [];
-    }
-  }
-  const rest = bytes.length - full;
-  if (rest === 1) {
-    const value = bytes[full] << 16;
-    chunk.push(ALPHABET[value >> 18], ALPHABET[(value >> 12) & 63], '==');
-  } else if (rest === 2) {
-    const value = (bytes[full] << 16) | (bytes[full + 1] << 8);
-    chunk.push(ALPHABET[value >> 18], ALPHABET[(value >> 12) & 63], ALPHABET[(value >> 6) & 63], '=');
-  }
-  parts.push(chunk.join(''));
-  return parts.join('');
+  return btoa(bytesToBinary(bytes));
 }
 
 /** Whether the first `window` bytes hold a NUL byte: the usual sign of a binary file. */
 export function looksBinary(bytes, window = 8192) {
-  const end = Math.min(bytes.length, window);
-  for (let index = 0; index < end; index += 1) {
-    if (bytes[index] === 0) return true;
-  }
-  return false;
+  return bytes.subarray(0, Math.min(bytes.length, window)).indexOf(0) >= 0;
 }

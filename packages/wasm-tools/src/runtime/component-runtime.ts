@@ -4,11 +4,12 @@ import type { AnyTool, ToolContext, ToolPermission, ToolResult } from '@boxagnts
 import { defaultCacheDir } from './cache-dir.js';
 import { type CommandManifest, parseCommandManifest, readCommandManifest } from './command-manifest.js';
 import { ComponentRuntimeError } from './component-runtime-error.js';
+import { readCachedDescriptors, writeCachedDescriptors } from './describe-cache.js';
 import { inputToArgv } from './flag-protocol.js';
 import { commandOutcomeToResult, failureResult, functionOutcomeToResult } from './outcome-to-result.js';
 import { canonicalRoot, RootLock } from './root-lock.js';
 import { createRuntimeTool } from './runtime-tool.js';
-import { parseDescriptors } from './tool-descriptor.js';
+import { type FunctionToolDescriptor, parseDescriptors } from './tool-descriptor.js';
 import { loadToolsFolder } from './tools-folder.js';
 import { ensureTranspiled, hashBytes, type TranspiledComponent } from './transpile-cache.js';
 import { WorkerPool } from './worker-pool.js';
@@ -136,7 +137,7 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
     const hash = hashBytes(bytes);
     let pending = prepared.get(hash);
     if (pending === undefined) {
-      pending = ensureTranspiled(bytes, cacheDir, name).then((component) => {
+      pending = ensureTranspiled(bytes, cacheDir, name, hash).then((component) => {
         if (component.cacheHit) stats.transpileCacheHits++;
         else stats.transpiles++;
         return component;
@@ -187,12 +188,17 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
     return toolTimeout === undefined ? settings.timeoutMs : Math.min(toolTimeout, settings.timeoutMs);
   }
 
-  async function loadFunctionComponent(
-    source: ComponentSource,
-    loadOptions: LoadFunctionComponentOptions = {},
-  ): Promise<AnyTool[]> {
-    const component = await prepare(source);
+  /** The component's tool descriptors: from the describe cache, else from a describe call. */
+  async function describe(component: PreparedComponent): Promise<FunctionToolDescriptor[]> {
     const name = component.name;
+    const cached = await readCachedDescriptors(component.dir);
+    if (cached !== undefined) {
+      try {
+        return parseDescriptors(cached, name);
+      } catch {
+        // A damaged cache entry: describe again below.
+      }
+    }
     const described = await call({ component, kind: 'describe', timeoutMs: settings.timeoutMs });
     if (!described.ok || !('descriptors' in described)) {
       const reason = described.ok ? 'no descriptors' : failureResult(described, 'describe').content[0];
@@ -201,6 +207,17 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
       throw new ComponentRuntimeError('invalid-component', `${name}: describe() failed: ${text}`, { file: name });
     }
     const descriptors = parseDescriptors(described.descriptors, name);
+    await writeCachedDescriptors(component.dir, described.descriptors);
+    return descriptors;
+  }
+
+  async function loadFunctionComponent(
+    source: ComponentSource,
+    loadOptions: LoadFunctionComponentOptions = {},
+  ): Promise<AnyTool[]> {
+    const component = await prepare(source);
+    pool.preload({ hash: component.hash, dir: component.dir, entry: component.entry });
+    const descriptors = await describe(component);
     const timeoutMs = callTimeout(loadOptions.timeoutMs);
     return descriptors.map((descriptor) =>
       createRuntimeTool({
@@ -240,6 +257,7 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
       );
     }
     const component = await prepare({ path: wasmPath });
+    pool.preload({ hash: component.hash, dir: component.dir, entry: component.entry });
     const permission: ToolPermission = manifest.permission;
     return createRuntimeTool({
       name: manifest.name,

@@ -30,14 +30,16 @@ export function hashBytes(bytes: Uint8Array): string {
  * Transpiles a component with jco (`instantiation: 'async'`, so every capability comes through
  * the import object) into `<cacheDir>/transpiled/<hash>/`, unless that folder exists already.
  * Transpiling takes 0.1-1.5 s; a cache hit is one `access` call. The folder is published with a
- * rename, so concurrent processes never see it half-written.
+ * rename, so concurrent processes never see it half-written. `knownHash` saves hashing the bytes
+ * twice when the caller has already (it must be {@link hashBytes} of `bytes`).
  */
 export async function ensureTranspiled(
   bytes: Uint8Array,
   cacheDir: string,
   name: string,
+  knownHash?: string,
 ): Promise<TranspiledComponent> {
-  const hash = hashBytes(bytes);
+  const hash = knownHash ?? hashBytes(bytes);
   const dir = join(cacheDir, 'transpiled', createHash('sha256').update(TRANSPILER_KEY).update(hash).digest('hex'));
   try {
     await access(join(dir, ENTRY));

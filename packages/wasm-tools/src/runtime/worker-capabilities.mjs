@@ -1,10 +1,17 @@
 // Capabilities for one guest instance, built only from the instantiation import object (never the
-// shim's process-global setters): a fresh WASIShim per instance with the root preopened at `/`,
-// only the named environment variables, captured stdio, no network, no exit of the host, no
+// shim's process-global setters): a fresh WASIShim per instance, the root preopened at `/` by a
+// per-instance filesystem (worker-filesystem.mjs), only the named environment variables, captured stdio, no network, no exit of the host, no
 // links. Plain JS: this file runs in the forked worker process (see worker.mjs).
 import { clocks, filesystem, io } from '@bytecodealliance/preview2-shim';
 import { WASIShim } from '@bytecodealliance/preview2-shim/instantiation';
+import { createFilesystemImports } from './worker-filesystem.mjs';
 import { OutputCapture } from './worker-output.mjs';
+
+/**
+ * Files go through worker-filesystem.mjs (synchronous `fs`, no helper thread) on POSIX systems;
+ * on Windows the shim's own implementation, with the descriptor guard below, is kept.
+ */
+const SYNC_FILESYSTEM = process.platform !== 'win32';
 
 /** Thrown from `wasi:cli/exit`: unwinds the guest; the call ends with an error result. */
 export class GuestExit extends Error {
@@ -136,7 +143,7 @@ export function createCapabilities(request) {
   const stdoutStream = new CaptureOutputStream(stdout);
   const stderrStream = new CaptureOutputStream(stderr);
   const stdinStream = new EmptyInputStream();
-  const preopens = request.root === undefined ? {} : { '/': request.root };
+  const preopens = request.root === undefined || SYNC_FILESYSTEM ? {} : { '/': request.root };
   const shim = new WASIShim({ sandbox: { preopens, env: request.env, args: request.args, enableNetwork: false } });
   const imports = shim.getImportObject();
   const environmentEntries = Object.entries(request.env);
@@ -167,7 +174,11 @@ export function createCapabilities(request) {
       throw { tag: 'HTTP-request-denied' };
     },
   };
-  if (request.readOnly) {
+  if (SYNC_FILESYSTEM) {
+    const files = createFilesystemImports(request.root, request.readOnly);
+    imports['wasi:filesystem/types'] = files.types;
+    imports['wasi:filesystem/preopens'] = files.preopens;
+  } else if (request.readOnly) {
     for (const [descriptor] of imports['wasi:filesystem/preopens'].getDirectories()) {
       readOnlyDescriptors.add(descriptor);
     }

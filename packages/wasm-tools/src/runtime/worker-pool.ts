@@ -1,13 +1,15 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { WorkerJob, WorkerOutcome } from './worker-protocol.js';
+import type { ComponentRef, WorkerJob, WorkerOutcome } from './worker-protocol.js';
 
 const MIB = 1024 * 1024;
 const WASM_PAGE = 64 * 1024;
 const STDERR_TAIL = 4096;
 /** The warm keys a worker is assumed to hold (mirrors the worker's LRU size). */
 const WARM_KEYS_TRACKED = 8;
+/** How long the pool stays idle before it forks another worker ahead of need. */
+const GROW_DELAY_MS = 250;
 /** Workers that die before they are ready, in a row, before queued calls are failed. */
 const MAX_STARTUP_FAILURES = 3;
 
@@ -31,6 +33,8 @@ interface PoolWorker {
   ready: boolean;
   started: boolean;
   busy: boolean;
+  /** Preload messages sent and not yet answered. */
+  preloading: number;
   warmKeys: string[];
   stderrTail: string;
   finish?: (outcome: WorkerOutcome) => void;
@@ -60,6 +64,10 @@ export function defaultWorkerPath(): string {
  * memory bomb past `--wasm-max-mem-pages`, a fatal V8 error) likewise; the pool then forks a
  * replacement on demand. Calls go to an idle worker that already holds their warm instance when
  * there is one.
+ *
+ * Start-up work is spread so the first call does not compete for the CPU: {@link preload} forks
+ * one worker and has it compile the component before any call arrives; further workers are forked
+ * when calls queue up, or once the pool is idle, and each compiles the preloaded components too.
  */
 export class WorkerPool {
   private readonly workers: PoolWorker[] = [];
@@ -71,6 +79,9 @@ export class WorkerPool {
   private active = 0;
   private startupFailures = 0;
   private keepAlive: NodeJS.Timeout | undefined;
+  private growTimer: NodeJS.Timeout | undefined;
+  /** Components every worker compiles as soon as it is ready (by hash). */
+  private readonly preloads = new Map<string, ComponentRef>();
   /** How many worker processes were started (for tests and stats). */
   spawned = 0;
 
@@ -110,6 +121,19 @@ export class WorkerPool {
   }
 
   /**
+   * Has every worker (present and future) load and compile `component` ahead of its first call,
+   * forking the first worker now when there is none, so a call made soon after finds it warm.
+   */
+  preload(component: ComponentRef): void {
+    if (this.closed || this.preloads.has(component.hash)) return;
+    this.preloads.set(component.hash, component);
+    for (const worker of this.workers) {
+      if (worker.ready) this.sendPreload(worker, component);
+    }
+    if (this.workers.length === 0) this.spawn();
+  }
+
+  /**
    * Worker processes and their channels are unref'd so an idle pool never keeps the host alive;
    * while calls are in flight this timer does.
    */
@@ -126,6 +150,7 @@ export class WorkerPool {
   /** Kills every worker and answers queued calls with a `closed` outcome. */
   close(): void {
     this.closed = true;
+    clearTimeout(this.growTimer);
     for (const pending of this.queue.splice(0)) {
       pending.resolve({ ok: false, kind: 'closed', message: 'The component runtime was closed.' });
     }
@@ -139,18 +164,42 @@ export class WorkerPool {
     while (this.queue.length > 0) {
       const idle = this.workers.filter((worker) => worker.ready && !worker.busy);
       if (idle.length === 0) {
-        if (this.workers.length < this.options.workers) this.spawn();
+        // One more worker unless the ones still starting will take the queued calls.
+        const starting = this.workers.filter((worker) => !worker.ready).length;
+        if (this.queue.length > starting && this.workers.length < this.options.workers) this.spawn();
         return;
       }
       const pending = this.queue.shift() as Pending;
       const key = pending.options.affinityKey;
       const warm = key === undefined ? undefined : idle.find((worker) => worker.warmKeys.includes(key));
-      if (warm === undefined && key !== undefined && this.workers.length < this.options.workers) {
-        // A cold call: start another worker for later calls, but use an idle one now.
-        this.spawn();
-      }
       this.dispatch(warm ?? (idle[0] as PoolWorker), pending);
     }
+    this.growWhenIdle();
+  }
+
+  /**
+   * Forks the remaining workers one at a time once the pool has been idle for a moment: forking
+   * and compiling cost 100-300 ms of CPU, which on a small machine would slow down the calls in
+   * flight (a queue of calls still forks at once, see pump).
+   */
+  private growWhenIdle(): void {
+    if (!this.canGrow() || this.growTimer !== undefined) return;
+    this.growTimer = setTimeout(() => {
+      this.growTimer = undefined;
+      if (this.canGrow()) this.spawn();
+    }, GROW_DELAY_MS);
+    this.growTimer.unref();
+  }
+
+  private canGrow(): boolean {
+    if (this.closed || this.preloads.size === 0 || this.workers.length >= this.options.workers) return false;
+    const settling = this.workers.some((worker) => worker.busy || !worker.ready || worker.preloading > 0);
+    return this.queue.length === 0 && !settling;
+  }
+
+  private sendPreload(worker: PoolWorker, component: ComponentRef): void {
+    worker.preloading++;
+    worker.child.send({ type: 'preload', component });
   }
 
   private spawn(): void {
@@ -167,7 +216,15 @@ export class WorkerPool {
       serialization: 'json',
     });
     this.spawned++;
-    const worker: PoolWorker = { child, ready: false, started: false, busy: false, warmKeys: [], stderrTail: '' };
+    const worker: PoolWorker = {
+      child,
+      ready: false,
+      started: false,
+      busy: false,
+      preloading: 0,
+      warmKeys: [],
+      stderrTail: '',
+    };
     this.workers.push(worker);
     child.unref();
     (child.channel as { unref?: () => void } | undefined)?.unref?.();
@@ -181,6 +238,10 @@ export class WorkerPool {
         worker.ready = true;
         worker.started = true;
         this.startupFailures = 0;
+        for (const component of this.preloads.values()) this.sendPreload(worker, component);
+        this.pump();
+      } else if (message.type === 'preloaded') {
+        worker.preloading = Math.max(0, worker.preloading - 1);
         this.pump();
       } else if (message.type === 'result' && message.outcome !== undefined) {
         worker.finish?.(message.outcome);
@@ -189,6 +250,9 @@ export class WorkerPool {
     child.on('exit', (code, signal) => {
       const index = this.workers.indexOf(worker);
       if (index >= 0) this.workers.splice(index, 1);
+      // Died (or was stopped) while compiling ahead: never preload again, or a component that
+      // crashes its worker on load would have the pool fork forever. Calls still load on demand.
+      if (worker.preloading > 0) this.preloads.clear();
       const detail = worker.stderrTail.trim().split('\n').slice(-3).join(' | ');
       worker.finish?.({
         ok: false,

@@ -4,7 +4,14 @@
 // child cannot import TypeScript, and the same file runs from the sources and from the published
 // package. The host kills it on a deadline; a memory bomb or a crash ends only this process.
 import { GuestExit } from './worker-capabilities.mjs';
-import { createInstance, discardInstance, runExport, toolExport, warmInstance } from './worker-instances.mjs';
+import {
+  createInstance,
+  discardInstance,
+  preloadComponent,
+  runExport,
+  toolExport,
+  warmInstance,
+} from './worker-instances.mjs';
 import { capText } from './worker-output.mjs';
 
 function failure(error, output) {
@@ -81,6 +88,14 @@ async function handle(job) {
 
 let queue = Promise.resolve();
 process.on('message', (message) => {
+  if (message?.type === 'preload') {
+    // In the call queue, so a call that arrives meanwhile finds the component compiled.
+    queue = queue.then(async () => {
+      await preloadComponent(message.component);
+      process.send({ type: 'preloaded' });
+    });
+    return;
+  }
   if (message?.type !== 'call') return;
   queue = queue.then(async () => {
     const outcome = await handle(message.job);

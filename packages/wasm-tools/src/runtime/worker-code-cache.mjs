@@ -1,0 +1,85 @@
+// Loading a transpiled component's JS glue with V8's code cache. The glue is ~0.8 MB with one
+// giant instantiation function; compiling it costs a new worker ~100 ms of CPU, every time. The
+// glue is a self-contained module (`export function instantiate`, nothing imported), so it can
+// run as a classic script whose compiled code V8 serialises (`createCachedData`) into the
+// transpile cache and reuses in the next process. V8 checks the cache against the source, its
+// version and its flags, and ignores a stale one. When the glue does not have the expected shape
+// it is imported as the module it is. Plain JS: this file runs in the forked worker (worker.mjs).
+import { createHash, randomBytes } from 'node:crypto';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Script } from 'node:vm';
+
+const EXPORT_INSTANTIATE = /^export function instantiate\(/m;
+const EXPORT_UTIL = /^export const _util = /m;
+
+/**
+ * Without JSPI (Node 20) the glue's `try { WebAssembly.promising(f) } catch {}` throws "not a
+ * function" five times per instantiation, and V8 re-parses the enclosing 20 000-line function
+ * to word that message: about 50 ms per instance. A ready-made error costs nothing.
+ */
+const NO_JSPI = `const __boxagntsNoJspi = new TypeError('WebAssembly.promising is not available');
+const __boxagntsPromising = typeof WebAssembly.promising === 'function'
+  ? WebAssembly.promising
+  : () => { throw __boxagntsNoJspi; };`;
+
+/** Cache files are per Node version and worker flags, so runtimes with other limits keep their own. */
+const CACHE_SUFFIX = createHash('sha256')
+  .update(`${process.version}\0${process.versions.v8}\0${process.execArgv.join('\0')}`)
+  .digest('hex')
+  .slice(0, 16);
+
+/** The glue as a function expression returning `instantiate`, or undefined when it has another shape. */
+function asScript(source, url) {
+  if (!EXPORT_INSTANTIATE.test(source)) return undefined;
+  if (/^\s*(import|export)\s/m.test(source.replace(EXPORT_INSTANTIATE, '').replace(EXPORT_UTIL, ''))) {
+    return undefined;
+  }
+  const body = source
+    .replace(EXPORT_INSTANTIATE, 'function instantiate(')
+    .replace(EXPORT_UTIL, 'const _util = ')
+    .replaceAll('import.meta.url', JSON.stringify(url))
+    .replaceAll('WebAssembly.promising(', '__boxagntsPromising(');
+  return `(function () {\n'use strict';\n${NO_JSPI}\n${body}\nreturn instantiate;\n})`;
+}
+
+async function writeAtomic(path, bytes) {
+  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, bytes);
+    await rename(temp, path);
+  } catch {
+    await rm(temp, { force: true });
+  }
+}
+
+/**
+ * Loads the glue of a transpiled component: `{ instantiate, saveCodeCache }`. Call
+ * `saveCodeCache()` once the component has been instantiated and used, so the cache holds the
+ * functions that were compiled lazily too; it writes only when there was no usable cache.
+ */
+export async function loadGlue(dir, entry) {
+  const path = join(dir, entry);
+  const url = pathToFileURL(path).href;
+  const source = await readFile(path, 'utf8');
+  const wrapped = asScript(source, url);
+  if (wrapped === undefined) {
+    const module = await import(url);
+    return { instantiate: module.instantiate, saveCodeCache: async () => {} };
+  }
+  const cachePath = `${path}.${CACHE_SUFFIX}.v8-cache`;
+  const cachedData = await readFile(cachePath).catch(() => undefined);
+  const script = new Script(wrapped, { filename: url, ...(cachedData === undefined ? {} : { cachedData }) });
+  const stale = cachedData === undefined || script.cachedDataRejected === true;
+  const instantiate = script.runInThisContext()();
+  let saved = !stale;
+  return {
+    instantiate,
+    async saveCodeCache() {
+      if (saved) return;
+      saved = true;
+      await writeAtomic(cachePath, script.createCachedData());
+    },
+  };
+}
