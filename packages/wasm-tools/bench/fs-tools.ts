@@ -19,6 +19,7 @@ export interface FsToolsBenchRow {
 }
 
 const WARM_RUNS = 200;
+const CONCURRENT_RUNS = 40;
 const COLD_RUNS = 5;
 /** Pause before each cold run, so the previous runtime's processes are gone. */
 const COLD_PAUSE_MS = 300;
@@ -104,6 +105,13 @@ export async function benchFsTools(): Promise<FsToolsBenchRow[]> {
       const [from, to] = toggle(run) as [string, string];
       return plainEdit(join(root, 'plain.ts'), from, to);
     });
+    // Throughput: 8 reads at once on the default pool (2 workers), per batch, against 8 plain reads at once.
+    const batchSamples = await time(CONCURRENT_RUNS, () =>
+      Promise.all(Array.from({ length: 8 }, () => read.execute({ file_path: 'file.ts' }, context))),
+    );
+    const batchBaseline = await time(CONCURRENT_RUNS, () =>
+      Promise.all(Array.from({ length: 8 }, () => plainRead(join(root, 'plain.ts')))),
+    );
     const coldSamples: number[] = [];
     const afterLoadSamples: number[] = [];
     for (let run = 0; run < COLD_RUNS; run += 1) {
@@ -135,6 +143,7 @@ export async function benchFsTools(): Promise<FsToolsBenchRow[]> {
     return [
       row('fs-tools read (warm, 200 lines)', readSamples, readBaseline),
       row('fs-tools edit (warm, 1 replacement)', editSamples, editBaseline),
+      row('fs-tools 8 concurrent reads (whole batch)', batchSamples, batchBaseline),
       row('fs-tools cold start (new runtime, first read)', coldSamples, coldBaseline),
       row('fs-tools first read 1 s after loading', afterLoadSamples, coldBaseline),
     ];

@@ -5,7 +5,7 @@ import { benchRuntime } from './runtime.js';
 
 const fmt = (ms: number | undefined) => (ms === undefined ? '-' : `${ms.toFixed(ms < 1 ? 3 : 1)} ms`);
 const ratio = (value: number, baseline: number | undefined) =>
-  baseline === undefined || baseline <= 0 ? '-' : `${(value / baseline).toFixed(1)}x`;
+  baseline === undefined || baseline <= 0 ? '-' : `${(value / baseline).toFixed(value / baseline < 0.1 ? 3 : 1)}x`;
 
 function table(title: string, rows: Array<{ name: string; median: number; p99: number; baseline?: number }>): void {
   process.stdout.write(`\n${title}\n`);
