@@ -1,41 +1,92 @@
 /**
  * Events produced while the loop awaits work (tool calls, sub-agents), delivered in order as they
- * happen: producers `push`, the loop `drainWhile`s a promise and yields each event.
+ * happen: producers `push`; the loop `watch`es the work, then yields what `take` gives and
+ * `wait`s while the work is `busy` (or uses `drainWhile`, which does the same as a generator).
  */
 export class EventBuffer<T> {
-  private events: T[] = [];
+  private events: T[] | undefined;
   private wake: (() => void) | undefined;
+  private watching = 0;
+  private value: unknown;
+  private failed = false;
 
   push(event: T): void {
-    this.events.push(event);
+    if (this.events === undefined) this.events = [event];
+    else this.events.push(event);
+    this.wakeUp();
+  }
+
+  /**
+   * Counts `work` as busy until it settles; then {@link EventBuffer.result} gives what it resolved
+   * to (no `await work` needed, which would cost the loop another turn of the microtask queue).
+   */
+  watch(work: Promise<unknown>): void {
+    this.watching++;
+    work.then(
+      (value) => {
+        this.settled(value, false);
+      },
+      (error: unknown) => {
+        this.settled(error, true);
+      },
+    );
+  }
+
+  /** What the last settled watched work resolved to; throws what it rejected with. Read once. */
+  result(): unknown {
+    const { value, failed } = this;
+    this.value = undefined;
+    this.failed = false;
+    if (failed) throw value;
+    return value;
+  }
+
+  /** Whether watched work has not settled yet. */
+  get busy(): boolean {
+    return this.watching > 0;
+  }
+
+  /** The buffered events in order (emptying the buffer), or `undefined` when there are none. */
+  take(): T[] | undefined {
+    const events = this.events;
+    this.events = undefined;
+    return events;
+  }
+
+  /** Resolves at the next `push` or when watched work settles. */
+  wait(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.wake = resolve;
+    });
+  }
+
+  /** Yields buffered events until `work` settles, then the rest; returns what `work` resolved to. */
+  async *drainWhile<R>(work: Promise<R>): AsyncGenerator<T, R> {
+    this.watch(work);
+    for (;;) {
+      const events = this.take();
+      if (events !== undefined) {
+        for (const event of events) yield event;
+        continue;
+      }
+      if (!this.busy) break;
+      await this.wait();
+    }
+    return this.result() as R;
+  }
+
+  private settled(value: unknown, failed: boolean): void {
+    this.value = value;
+    this.failed = failed;
+    this.watching--;
+    this.wakeUp();
+  }
+
+  private wakeUp(): void {
     const wake = this.wake;
     if (wake !== undefined) {
       this.wake = undefined;
       wake();
     }
-  }
-
-  /** Yields buffered events until `work` settles, then the rest; returns what `work` resolved to. */
-  async *drainWhile<R>(work: Promise<R>): AsyncGenerator<T, R> {
-    let settled = false;
-    const watched = work.finally(() => {
-      settled = true;
-      const wake = this.wake;
-      this.wake = undefined;
-      wake?.();
-    });
-    for (;;) {
-      if (this.events.length > 0) {
-        const batch = this.events;
-        this.events = [];
-        for (const event of batch) yield event;
-        continue;
-      }
-      if (settled) break;
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-      });
-    }
-    return await watched;
   }
 }

@@ -12,15 +12,13 @@ import {
   type LlmRequest,
   type Message,
   type SystemPromptPart,
-  type ToolDefinition,
+  type ToolResultBlock,
   type ToolUseBlock,
   transferHistory,
 } from '@boxagnts/api';
-import { type AnyTool, type ToolContext, toToolDefinition } from '@boxagnts/tools';
-import { toolsForAgent } from './agents.js';
 import { compactHistory } from './compaction/compact-history.js';
 import { estimateTokens } from './compaction/estimate-tokens.js';
-import type { AgentDefinition, FallbackModel, QueryOptions } from './config.js';
+import type { FallbackModel, QueryOptions } from './config.js';
 import { EventBuffer } from './event-buffer.js';
 import type { QueryEvent } from './events.js';
 import type { QueryOutcome, QueryStopReason, RunUsage } from './outcome.js';
@@ -29,12 +27,15 @@ import { MAX_TOKENS_RESUME_PROMPT } from './recovery/resume-prompt.js';
 import type { SessionEntry } from './session/session-store.js';
 import { unsavedMessages } from './session/unsaved-messages.js';
 import { streamTurn } from './stream-turn.js';
-import { managerTools, subAgentConfig } from './subagents/managed-mode.js';
+import { LazyAgentRunner } from './subagents/lazy-agent-runner.js';
+import { subAgentConfig } from './subagents/managed-mode.js';
 import { Semaphore } from './subagents/semaphore.js';
 import { SubAgentPool } from './subagents/sub-agent-runner.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import { baseToolContext } from './tools/base-tool-context.js';
 import { LoopDetector } from './tools/loop-detector.js';
-import { runToolCalls } from './tools/run-tool-calls.js';
+import { type RunToolCallsOptions, runToolCalls } from './tools/run-tool-calls.js';
+import { NO_TOOLS, ToolCatalog, toolSource } from './tools/tool-catalog.js';
 import { messageToolResultChars, trimToolResults } from './tools/trim-tool-results.js';
 import { callCost, createRunUsage, recordCall } from './usage-totals.js';
 
@@ -67,49 +68,11 @@ function stripToolUses(message: AssistantMessage): AssistantMessage {
   return { ...message, content: message.content.filter((block) => block.type !== 'tool_use') };
 }
 
-/** The tools an agent admits, recomputed only when the list changes. */
-function cachedFilter(all: () => readonly AnyTool[], agent: AgentDefinition): () => readonly AnyTool[] {
-  let source: readonly AnyTool[] | undefined;
-  let filtered: readonly AnyTool[] = [];
-  return () => {
-    const tools = all();
-    if (tools !== source) {
-      source = tools;
-      filtered = toolsForAgent(tools, agent);
-    }
-    return filtered;
-  };
-}
+const NO_FALLBACKS = Object.freeze([]) as unknown as FallbackModel[];
 
-// A tool's JSON Schema never changes: convert it once per tool object, not once per run.
-const definitionCache = new WeakMap<AnyTool, ToolDefinition>();
-function definitionOf(tool: AnyTool): ToolDefinition {
-  let definition = definitionCache.get(tool);
-  if (definition === undefined) {
-    definition = toToolDefinition(tool);
-    definitionCache.set(tool, definition);
-  }
-  return definition;
-}
-
-/** The tools as a map and as request definitions, rebuilt only when the list changes. */
-class ToolCatalog {
-  private source: readonly AnyTool[] | undefined;
-  map = new Map<string, AnyTool>();
-  definitions: ToolDefinition[] = [];
-  names: string[] = [];
-
-  constructor(private readonly get: () => readonly AnyTool[]) {}
-
-  refresh(): boolean {
-    const tools = this.get();
-    if (tools === this.source && tools.length === this.map.size) return false;
-    this.source = tools;
-    this.map = new Map(tools.map((tool) => [tool.name, tool]));
-    this.definitions = tools.map(definitionOf);
-    this.names = tools.map((tool) => tool.name);
-    return true;
-  }
+/** The context window of `model`: the config's, the catalogue's, or the default. */
+function contextWindowOf(config: QueryOptions['config'], provider: LlmProvider, model: string): number {
+  return config.contextWindow ?? findModel(model, { provider: provider.id })?.contextWindow ?? DEFAULTS.contextWindow;
 }
 
 /**
@@ -147,9 +110,9 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
   const { config } = options;
   const controller = new AbortController();
   const outer = options.signal;
-  const onAbort = () => controller.abort(outer?.reason);
+  const onAbort = outer === undefined ? undefined : () => controller.abort(outer.reason);
   if (outer?.aborted) controller.abort(outer.reason);
-  else outer?.addEventListener('abort', onAbort, { once: true });
+  else if (onAbort !== undefined) outer?.addEventListener('abort', onAbort, { once: true });
   const signal = controller.signal;
   let timedOut = false;
   const runTimer =
@@ -172,21 +135,19 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
   const recovery = config.recovery ?? {};
   const toolConfig = config.tools ?? {};
   const budgetChars = config.toolResultBudgetChars ?? DEFAULTS.toolResultBudgetChars;
-  const fallbacks: FallbackModel[] = [...(config.fallbackModels ?? [])];
-  const contextWindowFor = (name: string) =>
-    config.contextWindow ?? findModel(name, { provider: provider.id })?.contextWindow ?? DEFAULTS.contextWindow;
-  let contextWindow = contextWindowFor(model);
-  const toolList = options.tools;
-  const givenTools = typeof toolList === 'function' ? toolList : () => toolList ?? [];
-  const allTools = agent === undefined || agent.access === 'full' ? givenTools : cachedFilter(givenTools, agent);
-  const tools = new ToolCatalog(config.managed ? managerTools(allTools) : allTools);
+  // Copied only when there is something to take from it (the shared empty list is never shifted).
+  const fallbacks: FallbackModel[] =
+    config.fallbackModels !== undefined && config.fallbackModels.length > 0 ? [...config.fallbackModels] : NO_FALLBACKS;
+  let contextWindow = contextWindowOf(config, provider, model);
+  const tools = new ToolCatalog(toolSource(options.tools ?? NO_TOOLS, agent, Boolean(config.managed)));
   const loopDetector = new LoopDetector(toolConfig.loopThreshold ?? DEFAULTS.loopThreshold);
   const store = options.session;
   const buffer = new EventBuffer<QueryEvent>();
-  const baseContext: ToolContext = { ...options.toolContext, signal, turnId: '', toolCallId: '' };
+  const baseContext = baseToolContext(options.toolContext, signal);
   let pool: SubAgentPool | undefined;
-  const makePool = () =>
-    new SubAgentPool({
+  // The pool is made when a tool first uses its runner: most runs never start a sub-agent.
+  const openAgents = (toolCallId: string) => {
+    pool ??= new SubAgentPool({
       options,
       depth: tree.depth,
       signal,
@@ -197,29 +158,18 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
       config: subAgentConfig(options),
       semaphore: tree.semaphore,
     });
-  // Created on first use: most runs never start a sub-agent.
+    return pool.forCall(toolCallId);
+  };
   const agentsFor =
     options.toolContext.agents === undefined
-      ? (toolCallId: string) => {
-          pool ??= makePool();
-          return pool.forCall(toolCallId);
-        }
+      ? (toolCallId: string) => new LazyAgentRunner(openAgents, toolCallId)
       : undefined;
   const workingDirectory = config.workingDirectory ?? options.toolContext.root;
   const date = config.date ?? new Date().toISOString().slice(0, 10);
 
-  // The catalogue row of each model is looked up once per run, not once per call.
-  const priceRows = new Map<string, CatalogueModel | string>();
-  const priceRow = (name: string): CatalogueModel | string => {
-    let row = priceRows.get(name);
-    if (row === undefined) {
-      row =
-        findModel(name, { provider: provider.id, ...(options.catalogue ? { catalogue: options.catalogue } : {}) }) ??
-        name;
-      priceRows.set(name, row);
-    }
-    return row;
-  };
+  // The catalogue row of the last priced model (findModel itself remembers its answers).
+  let priceModel: string | undefined;
+  let priceRow: CatalogueModel | string = '';
   let system: SystemPromptPart[] = [];
   let turn = 0;
   let maxTokensResumes = 0;
@@ -234,11 +184,8 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
   let fruitlessCompactions = 0;
   let compactionStalled = false;
 
-  const persist = async (entries: SessionEntry[]) => {
-    if (store) await store.store.append(store.sessionId, entries);
-  };
   const finish = (stop: QueryStopReason, extra: Record<string, unknown> = {}): QueryOutcome => {
-    outer?.removeEventListener('abort', onAbort);
+    if (onAbort !== undefined) outer?.removeEventListener('abort', onAbort);
     if (runTimer !== undefined) clearTimeout(runTimer);
     let reason = stop;
     if (stop === 'cancelled' && timedOut) {
@@ -247,12 +194,6 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
     }
     return { reason, messages, turns: turn, usage, text: lastText(messages), ...extra } as QueryOutcome;
   };
-  async function* end(outcome: QueryOutcome): AsyncGenerator<QueryEvent, QueryOutcome> {
-    // Background sub-agents do not outlive their parent.
-    if (pool) yield* buffer.drainWhile(pool.close());
-    yield { type: 'done', outcome };
-    return outcome;
-  }
 
   // The user message (and anything else new) is stored before the model is called.
   if (store && options.messages.length > 0) {
@@ -261,7 +202,9 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
         ? options.messages.slice(options.messages.length - Math.min(store.unsaved, options.messages.length))
         : unsavedMessages(options.messages, await store.store.load(store.sessionId));
     if (unsaved === undefined) {
-      return yield* end(
+      return yield* endRun(
+        pool,
+        buffer,
         finish('error', {
           error:
             `The messages do not continue session "${store.sessionId}": none of them is the last stored message. ` +
@@ -269,16 +212,24 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
         }),
       );
     }
-    if (unsaved.length > 0) await persist(unsaved.map((message) => ({ message })));
+    if (unsaved.length > 0)
+      await persist(
+        store,
+        unsaved.map((message) => ({ message })),
+      );
   }
 
   for (;;) {
-    if (signal.aborted) return yield* end(finish('cancelled'));
-    if (turn >= maxTurns) return yield* end(finish('max_turns'));
+    if (signal.aborted) return yield* endRun(pool, buffer, finish('cancelled'));
+    if (turn >= maxTurns) return yield* endRun(pool, buffer, finish('max_turns'));
     if (tree.maxTreeTurns !== undefined && tree.turns.count >= tree.maxTreeTurns)
-      return yield* end(finish('max_turns'));
+      return yield* endRun(pool, buffer, finish('max_turns'));
     if (config.budgetUsd !== undefined && usage.total.costUsd >= config.budgetUsd) {
-      return yield* end(finish('budget_exceeded', { costUsd: usage.total.costUsd, limitUsd: config.budgetUsd }));
+      return yield* endRun(
+        pool,
+        buffer,
+        finish('budget_exceeded', { costUsd: usage.total.costUsd, limitUsd: config.budgetUsd }),
+      );
     }
     const pending = options.pending?.drain() ?? [];
     if (pending.length > 0) {
@@ -287,7 +238,11 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
         charsSinceUsage += JSON.stringify(message.content).length;
         yield { type: 'user-message', message };
       }
-      await persist(pending.map((message) => ({ message })));
+      if (store)
+        await persist(
+          store,
+          pending.map((message) => ({ message })),
+        );
     }
     if (toolChars > budgetChars) {
       const report = trimToolResults(messages, budgetChars, toolChars);
@@ -345,7 +300,7 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
         toolChars = 0;
         for (const message of messages) toolChars += messageToolResultChars(message);
         if (compacted.summaryMessage) {
-          await persist([
+          await persist(store, [
             { message: compacted.summaryMessage, compaction: { keptMessages: compacted.keptMessages ?? 0 } },
           ]);
         }
@@ -371,21 +326,19 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
     tree.turns.count++;
     const turnId = `turn-${turn}`;
     yield { type: 'turn-start', turn, model };
-    const request: LlmRequest = {
-      model,
-      system,
-      messages,
-      ...(tools.definitions.length > 0 ? { tools: tools.definitions } : {}),
-      ...(config.maxOutputTokens !== undefined ? { maxOutputTokens: config.maxOutputTokens } : {}),
-      ...(temperature !== undefined ? { temperature } : {}),
-      ...(config.thinking ? { thinking: config.thinking } : {}),
-    };
+    // Optional fields are assigned, not spread: the request is built on every turn.
+    const request: LlmRequest = { model, system, messages };
+    if (tools.definitions.length > 0) request.tools = tools.definitions;
+    if (config.maxOutputTokens !== undefined) request.maxOutputTokens = config.maxOutputTokens;
+    if (temperature !== undefined) request.temperature = temperature;
+    if (config.thinking) request.thinking = config.thinking;
     const result = yield* streamTurn(provider, request, signal, turn);
     if (!result.ok) {
       const error: LlmError = result.error;
-      if (signal.aborted || isAbortedError(error)) return yield* end(finish('cancelled'));
+      if (signal.aborted || isAbortedError(error)) return yield* endRun(pool, buffer, finish('cancelled'));
       if (isContextOverflowError(error)) {
-        if (!compactionEnabled || overflowCompactions >= 1) return yield* end(finish('context_overflow'));
+        if (!compactionEnabled || overflowCompactions >= 1)
+          return yield* endRun(pool, buffer, finish('context_overflow'));
         overflowCompactions++;
         yield { type: 'recoverable-error', error, action: 'compact', attempt: overflowCompactions };
         const compacted = yield* compactHistory({
@@ -400,10 +353,10 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
           ...(agent ? { agent } : {}),
           ...(config.agentsMd ? { agentsMd: config.agentsMd } : {}),
         });
-        if (!compacted.changed) return yield* end(finish('context_overflow'));
+        if (!compacted.changed) return yield* endRun(pool, buffer, finish('context_overflow'));
         messages.splice(0, messages.length, ...compacted.messages);
         if (compacted.summaryMessage) {
-          await persist([
+          await persist(store, [
             { message: compacted.summaryMessage, compaction: { keptMessages: compacted.keptMessages ?? 0 } },
           ]);
         }
@@ -430,7 +383,7 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
         };
         provider = nextProvider;
         model = next.model;
-        contextWindow = contextWindowFor(model);
+        contextWindow = contextWindowOf(config, provider, model);
         continue;
       }
       const streamFailure = isStreamStallError(error) || isNetworkError(error);
@@ -444,11 +397,18 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
         };
         continue;
       }
-      return yield* end(finish('error', { error: `${error.reason}: ${error.message}`, cause: error }));
+      return yield* endRun(pool, buffer, finish('error', { error: `${error.reason}: ${error.message}`, cause: error }));
     }
 
     const { response } = result;
-    const costUsd = callCost(priceRow(response.model ?? model), provider.id, response.usage, options.catalogue);
+    const priced = response.model ?? model;
+    if (priced !== priceModel) {
+      priceModel = priced;
+      priceRow =
+        findModel(priced, { provider: provider.id, ...(options.catalogue ? { catalogue: options.catalogue } : {}) }) ??
+        priced;
+    }
+    const costUsd = callCost(priceRow, provider.id, response.usage, options.catalogue);
     recordCall(usage, model, response.usage, costUsd);
     options.toolContext.costs?.add(costUsd ?? 0, `model call ${turn} (${model})`);
     lastInputTokens = response.usage.input.total + response.usage.output.total;
@@ -458,7 +418,7 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
     const cutOff = finishReason === 'length';
     const stored = cutOff && toolUses.length > 0 ? stripToolUses(response.message) : response.message;
     messages.push(stored);
-    await persist([{ message: stored, model, usage: response.usage }]);
+    if (store) await store.store.append(store.sessionId, [{ message: stored, model, usage: response.usage }]);
     yield {
       type: 'turn-end',
       turn,
@@ -471,7 +431,9 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
 
     if (cutOff) {
       if (maxTokensResumes >= (recovery.maxTokensResumes ?? DEFAULTS.maxTokensResumes)) {
-        return yield* end(
+        return yield* endRun(
+          pool,
+          buffer,
           finish('error', {
             error: `max_tokens: the reply was cut at the output limit ${maxTokensResumes + 1} times.`,
           }),
@@ -480,7 +442,7 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
       maxTokensResumes++;
       const resume: Message = { role: 'user', content: MAX_TOKENS_RESUME_PROMPT };
       messages.push(resume);
-      await persist([{ message: resume }]);
+      await persist(store, [{ message: resume }]);
       yield {
         type: 'status',
         kind: 'resume-after-max-tokens',
@@ -488,31 +450,46 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
       };
       continue;
     }
-    if (finishReason === 'refusal' || finishReason === 'content-filter') return yield* end(finish('refusal'));
-    if (toolUses.length === 0) return yield* end(finish('end_turn'));
+    if (finishReason === 'refusal' || finishReason === 'content-filter')
+      return yield* endRun(pool, buffer, finish('refusal'));
+    if (toolUses.length === 0) return yield* endRun(pool, buffer, finish('end_turn'));
 
     let looping = false;
-    const work = runToolCalls(toolUses, {
+    // Built as one literal plus an assignment: a spread in the middle of a literal makes a slow
+    // (dictionary-mode) object, and this one is read on every tool call.
+    const toolOptions: RunToolCallsOptions = {
       tools: tools.map,
       context: { ...baseContext, turnId },
       turn,
       maxConcurrency: toolConfig.maxConcurrency ?? DEFAULTS.maxConcurrency,
       timeoutMs: toolConfig.timeoutMs ?? DEFAULTS.toolTimeoutMs,
       emit: (event) => buffer.push(event),
-      ...(agentsFor ? { agentsFor } : {}),
       annotate: (call, toolResult) => {
         const checked = loopDetector.check(call, toolResult);
         looping ||= checked.looping;
         return checked.result;
       },
-    });
-    const results = yield* buffer.drainWhile(work);
+    };
+    if (agentsFor) toolOptions.agentsFor = agentsFor;
+    const work = runToolCalls(toolUses, toolOptions);
+    // buffer.drainWhile, inlined: a nested generator would add promise hops to every event.
+    buffer.watch(work);
+    for (;;) {
+      const events = buffer.take();
+      if (events !== undefined) {
+        for (const event of events) yield event;
+        continue;
+      }
+      if (!buffer.busy) break;
+      await buffer.wait();
+    }
+    const results = buffer.result() as ToolResultBlock[];
     const resultMessage: Message = { role: 'user', content: results };
     messages.push(resultMessage);
     const added = messageToolResultChars(resultMessage);
     toolChars += added;
     charsSinceUsage += added;
-    await persist([{ message: resultMessage }]);
+    if (store) await store.store.append(store.sessionId, [{ message: resultMessage }]);
     if (looping) {
       yield {
         type: 'status',
@@ -521,6 +498,22 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
       };
     }
   }
+}
+
+/** Appends to the run's session, when it has one. */
+async function persist(store: QueryOptions['session'], entries: SessionEntry[]): Promise<void> {
+  if (store) await store.store.append(store.sessionId, entries);
+}
+
+/** Ends a run: waits for background sub-agents (they do not outlive their parent), then `done`. */
+async function* endRun(
+  pool: SubAgentPool | undefined,
+  buffer: EventBuffer<QueryEvent>,
+  outcome: QueryOutcome,
+): AsyncGenerator<QueryEvent, QueryOutcome> {
+  if (pool) yield* buffer.drainWhile(pool.close());
+  yield { type: 'done', outcome };
+  return outcome;
 }
 
 /** Runs the loop to its end, calling `onEvent` for each event; resolves to the outcome. */

@@ -77,7 +77,10 @@ describe('the system prompt', () => {
       toolContext: { root: harness.root, sessionId: 'p2' },
       config: { model: 'claude-sonnet-4-5', maxOutputTokens: 4096, thinking: { type: 'enabled', budgetTokens: 2048 } },
     });
-    expect((harness.mock.requests[0]?.body as Body).thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect((harness.mock.requests[0]?.body as Body | undefined)?.thinking).toEqual({
+      type: 'enabled',
+      budget_tokens: 2048,
+    });
   });
 });
 

@@ -26,7 +26,7 @@ export function callCost(
   usage: Usage,
   catalogue: Catalogue | undefined,
 ): number | undefined {
-  const cost = computeCost(model, usage, { provider: providerId, ...(catalogue ? { catalogue } : {}) });
+  const cost = computeCost(model, usage, catalogue ? { provider: providerId, catalogue } : { provider: providerId });
   return cost.unknown ? undefined : cost.usd;
 }
 

@@ -12,6 +12,8 @@ export interface ExecuteToolOptions {
   timeoutMs?: number;
 }
 
+const NO_OPTIONS: ExecuteToolOptions = {};
+
 function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 10)
@@ -19,68 +21,144 @@ function describeIssues(error: z.ZodError): string {
     .join('\n');
 }
 
+function failed(tool: AnyTool, error: unknown): ToolResult {
+  return errorResult(`Tool "${tool.name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/**
+ * One running call: settles once, with the tool's result, a timeout or a cancellation, and then
+ * lets go of its timer and its listener. It is itself the run signal's `abort` listener (an
+ * EventTarget listener object), and the timer passes it as an argument: a call allocates no
+ * closures for its guards.
+ */
+class GuardedCall {
+  resolve: (result: ToolResult) => void = noop;
+  settled = false;
+  timedOut = false;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  // The call's own signal (the run's, plus this call's timeout) is made only when the tool reads
+  // it: most tools never do, and an AbortController per call is a measurable part of a loop turn.
+  controller: AbortController | undefined;
+
+  constructor(
+    readonly tool: AnyTool,
+    readonly outer: AbortSignal,
+    readonly timeoutMs: number | undefined,
+  ) {}
+
+  signal(): AbortSignal {
+    let controller = this.controller;
+    if (controller === undefined) {
+      controller = new AbortController();
+      this.controller = controller;
+      if (this.timedOut) controller.abort(new Error('timeout'));
+      else if (this.outer.aborted) controller.abort(this.outer.reason);
+    }
+    return controller.signal;
+  }
+
+  finish(result: ToolResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.outer.removeEventListener('abort', this);
+    this.resolve(result);
+  }
+
+  /** The run's signal aborted: abort the call's signal and answer "cancelled". */
+  handleEvent(): void {
+    if (this.settled) return;
+    this.controller?.abort(this.outer.reason);
+    this.finish(errorResult(`Tool "${this.tool.name}" was cancelled.`));
+  }
+}
+
+function noop(): void {}
+
+function onTimeout(call: GuardedCall): void {
+  if (call.settled) return;
+  call.timer = undefined;
+  call.timedOut = true;
+  call.controller?.abort(new Error('timeout'));
+  call.finish(errorResult(`Tool "${call.tool.name}" timed out after ${call.timeoutMs} ms and was stopped.`));
+}
+
+const CALL = Symbol('boxagnts.tool-call');
+
+function callSignal(this: { [CALL]: GuardedCall }): AbortSignal {
+  return this[CALL].signal();
+}
+
+// The context's `signal` is an accessor (made on first read); assignments to it are ignored, as the
+// copy of the context below assigns every property, `signal` included.
+const SIGNAL_ACCESSOR: PropertyDescriptor = { get: callSignal, set: noop, enumerable: true, configurable: true };
+
+/**
+ * The context the tool gets: the caller's own enumerable properties (what a spread copies) with a
+ * lazy `signal`. The accessor is one shared function defined on a fresh object before the copy, which
+ * keeps the object in V8's fast mode (redefining a copied data property as an accessor would not).
+ */
+function callContextOf(context: ToolContext, call: GuardedCall): ToolContext {
+  const callContext = {};
+  Object.defineProperty(callContext, CALL, { value: call });
+  Object.defineProperty(callContext, 'signal', SIGNAL_ACCESSOR);
+  return Object.assign(callContext, context);
+}
+
+function run(tool: AnyTool, input: unknown, context: ToolContext, timeoutMs: number | undefined): Promise<ToolResult> {
+  const outer = context.signal;
+  const call = new GuardedCall(tool, outer, timeoutMs);
+  const callContext = callContextOf(context, call);
+  const settled = new Promise<ToolResult>((resolve) => {
+    call.resolve = resolve;
+  });
+  if (timeoutMs !== undefined && timeoutMs > 0) call.timer = setTimeout(onTimeout, timeoutMs, call);
+  outer.addEventListener('abort', call, { once: true });
+  let running: Promise<ToolResult>;
+  try {
+    running = tool.execute(input as never, callContext);
+  } catch (error) {
+    call.finish(failed(tool, error));
+    return settled;
+  }
+  running.then(
+    (result) => call.finish(result),
+    (error: unknown) => call.finish(failed(tool, error)),
+  );
+  return settled;
+}
+
 /**
  * Runs one tool call the way the loop must: input bounded (size, depth) and validated first, the
  * call aborted on the context's signal or the timeout, and every failure (bad input, a throw, a
  * timeout, an abort) turned into an error result the model can read. Never throws.
  */
-export async function executeTool(
+export function executeTool(
   tool: AnyTool,
   input: unknown,
   context: ToolContext,
-  options: ExecuteToolOptions = {},
+  options: ExecuteToolOptions = NO_OPTIONS,
 ): Promise<ToolResult> {
-  const bounded = checkToolInputValue(input ?? {}, options.limits);
-  if (!bounded.ok) {
-    return errorResult(`Invalid input for tool "${tool.name}": ${bounded.error.message}. Send a smaller input.`);
-  }
-  const parsed = tool.inputSchema.safeParse(bounded.input);
-  if (!parsed.success) {
-    return errorResult(
-      `Invalid input for tool "${tool.name}":\n${describeIssues(parsed.error)}\nFix the input and call the tool again.`,
-    );
-  }
-  const timeoutMs = options.timeoutMs ?? tool.timeoutMs;
-  const outer = context.signal;
-  if (outer.aborted) return errorResult(`Tool "${tool.name}" was not run: the run was cancelled.`);
-  // The call's own signal (the run's, plus this call's timeout) is made only when the tool reads
-  // it: most tools never do, and an AbortController per call is a measurable part of a loop turn.
-  let controller: AbortController | undefined;
-  let timedOut = false;
-  const onAbort = () => controller?.abort(outer.reason);
-  const callSignal = (): AbortSignal => {
-    if (controller === undefined) {
-      controller = new AbortController();
-      if (timedOut) controller.abort(new Error('timeout'));
-      else outer.addEventListener('abort', onAbort, { once: true });
-    }
-    return controller.signal;
-  };
-  const callContext = { ...context };
-  Object.defineProperty(callContext, 'signal', { get: callSignal, enumerable: true, configurable: true });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onCancel: (() => void) | undefined;
-  const stopped = new Promise<ToolResult>((resolve) => {
-    if (timeoutMs !== undefined && timeoutMs > 0) {
-      timer = setTimeout(() => {
-        timedOut = true;
-        controller?.abort(new Error('timeout'));
-        resolve(errorResult(`Tool "${tool.name}" timed out after ${timeoutMs} ms and was stopped.`));
-      }, timeoutMs);
-    }
-    onCancel = () => resolve(errorResult(`Tool "${tool.name}" was cancelled.`));
-    outer.addEventListener('abort', onCancel, { once: true });
-  });
   try {
-    const running = tool.execute(parsed.data, callContext).then(
-      (result) => result,
-      (error: unknown) =>
-        errorResult(`Tool "${tool.name}" failed: ${error instanceof Error ? error.message : String(error)}`),
-    );
-    return await Promise.race([running, stopped]);
-  } finally {
-    if (timer !== undefined) clearTimeout(timer);
-    outer.removeEventListener('abort', onAbort);
-    if (onCancel) outer.removeEventListener('abort', onCancel);
+    const bounded = checkToolInputValue(input ?? {}, options.limits);
+    if (!bounded.ok) {
+      return Promise.resolve(
+        errorResult(`Invalid input for tool "${tool.name}": ${bounded.error.message}. Send a smaller input.`),
+      );
+    }
+    const parsed = tool.inputSchema.safeParse(bounded.input);
+    if (!parsed.success) {
+      return Promise.resolve(
+        errorResult(
+          `Invalid input for tool "${tool.name}":\n${describeIssues(parsed.error)}\nFix the input and call the tool again.`,
+        ),
+      );
+    }
+    if (context.signal.aborted) {
+      return Promise.resolve(errorResult(`Tool "${tool.name}" was not run: the run was cancelled.`));
+    }
+    return run(tool, parsed.data, context, options.timeoutMs ?? tool.timeoutMs);
+  } catch (error) {
+    return Promise.reject(error);
   }
 }

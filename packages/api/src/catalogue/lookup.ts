@@ -59,12 +59,37 @@ function search(index: CatalogueIndex, providers: readonly string[], modelId: st
  */
 export function findModel(modelId: string, options: FindModelOptions = {}): CatalogueModel | undefined {
   const index = indexCatalogue(options.catalogue ?? getActiveCatalogue());
+  // Indexed catalogues are frozen, so an answer never changes: remember the recent ones per index.
+  const key = `${options.provider ?? ''}\u0000${options.anyProviderFallback === false ? 0 : 1}\u0000${modelId}`;
+  let answers = memo.get(index);
+  if (answers === undefined) {
+    answers = new Map();
+    memo.set(index, answers);
+  }
+  const known = answers.get(key);
+  if (known !== undefined) return known === NOT_FOUND ? undefined : known;
+  const found = lookUp(index, modelId, options.provider, options.anyProviderFallback);
+  if (answers.size >= MEMO_SIZE) answers.clear();
+  answers.set(key, found ?? NOT_FOUND);
+  return found;
+}
+
+const NOT_FOUND = 'not found';
+const MEMO_SIZE = 512;
+const memo = new WeakMap<CatalogueIndex, Map<string, CatalogueModel | typeof NOT_FOUND>>();
+
+function lookUp(
+  index: CatalogueIndex,
+  modelId: string,
+  provider: string | undefined,
+  anyProviderFallback: boolean | undefined,
+): CatalogueModel | undefined {
   const id = modelId.trim();
   if (id.length === 0) return undefined;
-  if (options.provider !== undefined) {
-    const providers = providersToSearch(index, options.provider);
+  if (provider !== undefined) {
+    const providers = providersToSearch(index, provider);
     if (providers) return search(index, providers, id);
-    return options.anyProviderFallback === false ? undefined : search(index, index.searchOrder, id);
+    return anyProviderFallback === false ? undefined : search(index, index.searchOrder, id);
   }
   const slash = id.indexOf('/');
   if (slash > 0 && slash < id.length - 1) {

@@ -150,13 +150,15 @@ export class MessageAssembler {
       (this.failure === undefined
         ? { unified: 'other', raw: 'incomplete' }
         : { unified: 'error', raw: this.failure.reason });
-    return {
-      ...(this.id === undefined ? {} : { id: this.id }),
-      ...(this.model === undefined ? {} : { model: this.model }),
-      message,
-      finishReason,
-      usage: this.usage ?? createUsage(),
-    };
+    const usage = this.usage ?? createUsage();
+    // Literals in the common shapes, not conditional spreads: this runs once per model call.
+    if (this.id !== undefined && this.model !== undefined) {
+      return { id: this.id, model: this.model, message, finishReason, usage };
+    }
+    const response: AssistantResponse = { message, finishReason, usage };
+    if (this.model !== undefined) return { model: this.model, ...response };
+    if (this.id !== undefined) return { id: this.id, ...response };
+    return response;
   }
 
   private open(blockId: string, block: OpenBlock): OpenBlock {
@@ -196,33 +198,30 @@ export class MessageAssembler {
 }
 
 function finishBlock(block: OpenBlock): AssistantContentBlock {
-  const metadata = block.providerMetadata === undefined ? {} : { providerMetadata: block.providerMetadata };
+  // Optional fields are assigned after the literal (same key order as before), never spread.
+  let finished: AssistantContentBlock;
   switch (block.type) {
     case 'text':
-      return { type: 'text', text: block.parts.join(''), ...metadata };
+      finished = { type: 'text', text: block.parts.length === 1 ? (block.parts[0] as string) : block.parts.join('') };
+      break;
     case 'thinking': {
       const signature = block.finalSignature ?? (block.signature.length > 0 ? block.signature.join('') : undefined);
-      return {
-        type: 'thinking',
-        thinking: block.parts.join(''),
-        ...(signature === undefined ? {} : { signature }),
-        ...metadata,
-      };
+      finished = { type: 'thinking', thinking: block.parts.join('') };
+      if (signature !== undefined) finished.signature = signature;
+      break;
     }
     case 'redacted_thinking':
-      return { type: 'redacted_thinking', data: block.data, ...metadata };
+      finished = { type: 'redacted_thinking', data: block.data };
+      break;
     case 'tool_use': {
       const result = block.result ?? fromDeltas(block.parts.join(''));
-      return {
-        type: 'tool_use',
-        id: block.id,
-        name: block.name,
-        input: result.input,
-        ...(result.inputError === undefined ? {} : { inputError: result.inputError }),
-        ...metadata,
-      };
+      finished = { type: 'tool_use', id: block.id, name: block.name, input: result.input };
+      if (result.inputError !== undefined) finished.inputError = result.inputError;
+      break;
     }
   }
+  if (block.providerMetadata !== undefined) finished.providerMetadata = block.providerMetadata;
+  return finished;
 }
 
 function fromDeltas(text: string): { input: JsonObject; inputError?: ToolInputError } {

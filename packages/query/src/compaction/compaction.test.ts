@@ -134,7 +134,7 @@ describe('compaction', () => {
       JSON.stringify(request.body).includes('Summarise this conversation'),
     );
     expect(summaries).toHaveLength(2);
-    expect((summaries[0]?.body as Body).tools).toBeUndefined();
+    expect((summaries[0]?.body as Body | undefined)?.tools).toBeUndefined();
     expect(JSON.stringify(summaries[1]?.body)).toContain('Tools are not available in this call');
     const final = JSON.stringify((harness.mock.requests.at(-1)?.body as Body | undefined)?.messages);
     expect(final).toContain('SUMMARY after the retry.');

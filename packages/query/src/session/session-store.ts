@@ -53,7 +53,8 @@ export function createMemorySessionStore(): MemorySessionStore {
       sessions.set(sessionId, list);
     },
     async load(sessionId) {
-      return structuredClone(sessions.get(sessionId) ?? []);
+      const list = sessions.get(sessionId);
+      return list === undefined ? [] : structuredClone(list);
     },
     sessions() {
       return [...sessions.keys()];

@@ -84,6 +84,8 @@ export async function runToolCalls(
   calls: readonly ToolUseBlock[],
   options: RunToolCallsOptions,
 ): Promise<ToolResultBlock[]> {
+  // The common case, one call: no workers, no closures.
+  if (calls.length === 1) return [await runOne(calls[0] as ToolUseBlock, options)];
   const results: ToolResultBlock[] = new Array(calls.length);
   let index = 0;
   while (index < calls.length) {

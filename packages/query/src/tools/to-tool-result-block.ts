@@ -7,10 +7,7 @@ export function toToolResultBlock(toolUseId: string, result: ToolResult): ToolRe
   const content = textOnly
     ? result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n')
     : result.content.map((block) => ({ ...block }));
-  return {
-    type: 'tool_result',
-    toolUseId,
-    content: content === '' ? '(no output)' : content,
-    ...(result.isError ? { isError: true } : {}),
-  };
+  const block: ToolResultBlock = { type: 'tool_result', toolUseId, content: content === '' ? '(no output)' : content };
+  if (result.isError) block.isError = true;
+  return block;
 }
