@@ -1,34 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
-import { SourceMap } from 'node:module';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { bundleMapper, type CpuProfile, summarizeProfile } from '../../../scripts/bench-kit/profile-summary.js';
 import { CANDIDATES } from './candidates.js';
 import { startMockServerProcess } from './mock-server-process.js';
 import { type BenchOptions, BenchUsageError } from './options.js';
-import { type CpuProfile, type FrameMapper, summarizeProfile } from './profile-summary.js';
 import { mockScript, modelFor, STREAMS } from './streams.js';
 
 const WARMUP_STREAMS = 50;
-
-/** Maps positions in the bundled client back to the TypeScript sources, when running the bundle. */
-function bundleMapper(): FrameMapper | undefined {
-  const bundleUrl = import.meta.url;
-  const mapPath = `${fileURLToPath(bundleUrl)}.map`;
-  if (!bundleUrl.endsWith('.mjs') || !existsSync(mapPath)) return undefined;
-  const map = new SourceMap(JSON.parse(readFileSync(mapPath, 'utf8')));
-  const base = dirname(mapPath);
-  return (url, line, column) => {
-    if (url !== bundleUrl) return undefined;
-    const entry = map.findEntry(line, column) as { originalSource?: string; originalLine?: number };
-    if (entry.originalSource === undefined || entry.originalLine === undefined) return undefined;
-    const source = entry.originalSource.startsWith('file:')
-      ? entry.originalSource
-      : pathToFileURL(resolve(base, entry.originalSource)).href;
-    return { url: source, line: entry.originalLine };
-  };
-}
 
 /**
  * Runs one candidate alone on one (stream, mode) and samples the client with the V8 profiler around
@@ -70,7 +49,7 @@ export async function runProfile(options: BenchOptions, write: (text: string) =>
       `${candidate.id} on ${stream.id}/${mode}: ${profile.streams} streams, ${(micros / 1000).toFixed(0)} ms client CPU ` +
         `(user ${(cpu.user / 1000).toFixed(0)}, system ${(cpu.system / 1000).toFixed(0)})\n\n`,
     );
-    write(`${summarizeProfile(result, 25, bundleMapper())}\n`);
+    write(`${summarizeProfile(result, { top: 25, mapFrame: bundleMapper(import.meta.url) })}\n`);
     if (profile.out !== undefined) {
       await writeFile(resolve(profile.out), JSON.stringify(result));
       write(`\nwrote ${resolve(profile.out)}\n`);

@@ -1,5 +1,6 @@
 import { findModel, type LlmRequest, type Message, type ToolUseBlock, type Usage } from '@boxagnts/api';
 import { executeTool, type ToolContext, toToolDefinition } from '@boxagnts/tools';
+import { median } from '../../../scripts/bench-kit/stats.js';
 import {
   buildSystemPrompt,
   callCost,
@@ -11,7 +12,6 @@ import {
 import { streamTurn } from '../src/stream-turn.js';
 import { echoTool, scriptedProvider } from './candidates/boxagnts.js';
 import { MODEL_ID, PROVIDER_ID, STEP_ARGUMENTS, TASK_TOOL_TURNS, TOOL_NAME, USER_PROMPT } from './script.js';
-import { median } from './stats.js';
 
 /** One part of a run, timed alone. */
 interface Part {

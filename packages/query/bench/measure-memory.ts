@@ -1,8 +1,8 @@
 import { getHeapSpaceStatistics } from 'node:v8';
+import { slope } from '../../../scripts/bench-kit/stats.js';
 import type { Candidate, PreparedTask, RunResult } from './candidate.js';
 import type { Failure } from './measure-time.js';
 import { createHold, HISTORY_TOOL_TURNS, TASK_TOOL_TURNS } from './script.js';
-import { slope } from './stats.js';
 import { checkedRun, checkResult, describeError } from './verify.js';
 
 /** The model call (0-based turn) at which in-flight runs are held: after five tool turns. */

@@ -1,7 +1,7 @@
+import { median, quantile, spread } from '../../../scripts/bench-kit/stats.js';
 import type { Candidate, PreparedTask } from './candidate.js';
 import type { TimeSettings } from './options.js';
 import { TASK_TOOL_TURNS } from './script.js';
-import { median, quantile, spread } from './stats.js';
 import { checkedRun, checkResult, describeError } from './verify.js';
 
 /** Model calls of the timed task: the tool turns and the answer. */

@@ -1,34 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
-import { SourceMap } from 'node:module';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { bundleMapper, type CpuProfile, summarizeProfile } from '../../../scripts/bench-kit/profile-summary.js';
 import { CANDIDATES } from './candidates.js';
 import { BenchUsageError } from './options.js';
-import { type CpuProfile, type FrameMapper, summarizeProfile } from './profile-summary.js';
 import { TASK_TOOL_TURNS } from './script.js';
 import { checkedRun, checkResult } from './verify.js';
 
 const WARMUP_RUNS = 500;
-
-/** Maps positions in the bundled bench back to the TypeScript sources, when running the bundle. */
-function bundleMapper(): FrameMapper | undefined {
-  const bundleUrl = import.meta.url;
-  const mapPath = `${fileURLToPath(bundleUrl)}.map`;
-  if (!bundleUrl.endsWith('.mjs') || !existsSync(mapPath)) return undefined;
-  const map = new SourceMap(JSON.parse(readFileSync(mapPath, 'utf8')));
-  const base = dirname(mapPath);
-  return (url, line, column) => {
-    if (url !== bundleUrl) return undefined;
-    const entry = map.findEntry(line, column) as { originalSource?: string; originalLine?: number };
-    if (entry.originalSource === undefined || entry.originalLine === undefined) return undefined;
-    const source = entry.originalSource.startsWith('file:')
-      ? entry.originalSource
-      : pathToFileURL(resolve(base, entry.originalSource)).href;
-    return { url: source, line: entry.originalLine };
-  };
-}
 
 /**
  * Runs one candidate alone on the 10-tool-turn task and samples it with the V8 profiler around the
@@ -63,7 +42,7 @@ export async function runProfile(
       `${(micros / profile.runs).toFixed(1)} µs/run, ${(micros / profile.runs / (TASK_TOOL_TURNS + 1)).toFixed(2)} µs/turn ` +
       '(with the profiler attached)\n\n',
   );
-  write(`${summarizeProfile(result, profile.runs, 30, bundleMapper())}\n`);
+  write(`${summarizeProfile(result, { top: 30, runs: profile.runs, mapFrame: bundleMapper(import.meta.url) })}\n`);
   if (profile.out !== undefined) {
     await writeFile(resolve(profile.out), JSON.stringify(result));
     write(`\nwrote ${resolve(profile.out)}\n`);

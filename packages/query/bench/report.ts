@@ -1,7 +1,7 @@
+import { median } from '../../../scripts/bench-kit/stats.js';
 import type { Candidate } from './candidate.js';
 import type { MemoryResult } from './measure-memory.js';
 import type { Failure, TimeResult } from './measure-time.js';
-import { median } from './stats.js';
 
 /** The goals of @boxagnts/query with every mechanism on. */
 export const GOALS = { microsecondsPerTurn: 10, kibPerInFlightRun: 12 } as const;

@@ -1,3 +1,4 @@
+// Statistics shared by the packages' benchmarks.
 /** The median of `values` (NaN when empty). */
 export function median(values: readonly number[]): number {
   return quantile(values, 0.5);

@@ -1,3 +1,9 @@
+// Shared by the packages' benchmarks (api, query): a readable summary of a V8 CPU profile.
+import { existsSync, readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
 /** The parts of a V8 `.cpuprofile` the summary reads. */
 export interface CpuProfile {
   nodes: Array<{
@@ -22,23 +28,38 @@ function shortUrl(url: string): string {
   return url.replace(/^file:\/\//, '');
 }
 
-function table(title: string, entries: Map<string, number>, total: number, perRun: number, top: number): string {
+function table(
+  title: string,
+  entries: Map<string, number>,
+  total: number,
+  perRun: number | undefined,
+  top: number,
+): string {
   const lines = [...entries.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, top)
-    .map(
-      ([name, micros]) =>
-        `  ${((micros / total) * 100).toFixed(1).padStart(5)}%  ${(micros / perRun).toFixed(2).padStart(7)} µs/run  ${name}`,
-    );
+    .map(([name, micros]) => {
+      const share = `${((micros / total) * 100).toFixed(1).padStart(5)}%`;
+      const run = perRun === undefined ? '' : `  ${(micros / perRun).toFixed(2).padStart(7)} µs/run`;
+      return `  ${share}${run}  ${name}`;
+    });
   return `${title}\n${lines.join('\n')}`;
+}
+
+/** What to show: the top N rows of each table, and µs per run when the number of runs is known. */
+export interface SummaryOptions {
+  top: number;
+  runs?: number;
+  mapFrame?: FrameMapper;
 }
 
 /**
  * Self time by function and by file, and inclusive time (synchronous stacks only: time after an
- * `await` starts a new stack) by function, as shares of the busy (not idle) sampled time and as
- * µs per run.
+ * `await` starts a new stack) by function, as shares of the busy (not idle) sampled time and, with
+ * `runs`, as µs per run.
  */
-export function summarizeProfile(profile: CpuProfile, runs: number, top: number, mapFrame?: FrameMapper): string {
+export function summarizeProfile(profile: CpuProfile, options: SummaryOptions): string {
+  const { top, runs, mapFrame } = options;
   const located = new Map<number, { url: string; line: number }>();
   const locate = (node: CpuProfile['nodes'][number]) => {
     let place = located.get(node.id);
@@ -90,4 +111,24 @@ export function summarizeProfile(profile: CpuProfile, runs: number, top: number,
     table('Self time by file:', files, total, runs, top),
     table('Inclusive time by function (synchronous stacks):', inclusive, total, runs, top),
   ].join('\n\n');
+}
+
+/**
+ * Maps positions in a bundled bench (`bundleUrl`, the bundle's own `import.meta.url`) back to the
+ * TypeScript sources through its source map; undefined when not running a bundle with a map.
+ */
+export function bundleMapper(bundleUrl: string): FrameMapper | undefined {
+  const mapPath = `${fileURLToPath(bundleUrl)}.map`;
+  if (!bundleUrl.endsWith('.mjs') || !existsSync(mapPath)) return undefined;
+  const map = new SourceMap(JSON.parse(readFileSync(mapPath, 'utf8')));
+  const base = dirname(mapPath);
+  return (url, line, column) => {
+    if (url !== bundleUrl) return undefined;
+    const entry = map.findEntry(line, column) as { originalSource?: string; originalLine?: number };
+    if (entry.originalSource === undefined || entry.originalLine === undefined) return undefined;
+    const source = entry.originalSource.startsWith('file:')
+      ? entry.originalSource
+      : pathToFileURL(resolve(base, entry.originalSource)).href;
+    return { url: source, line: entry.originalLine };
+  };
 }
