@@ -99,7 +99,7 @@ export function grepTool(input) {
   if (info === null) return { content: `Path does not exist: ${displayPath(target)}.`, isError: true };
   const searchRoot = info.type === 'directory' ? target : parentPath(target);
   const accept = fileFilter(input.glob, input.type, searchRoot);
-  const stats = { files: 0, bytes: 0, skippedLarge: 0, skippedBinary: 0, limited: false };
+  const stats = { files: 0, bytes: 0, skippedLarge: 0, skippedBinary: 0, skippedLinked: 0, limited: false };
   const results = [];
   const searchFile = (path, size, mtimeMs, read) => {
     if (size > MAX_GREP_FILE_BYTES) {
@@ -128,6 +128,12 @@ export function grepTool(input) {
   } else if (info.type === 'directory') {
     const walk = walkFiles(target, (file) => {
       if (!accept(file.path)) return true;
+      // A file with several hard links may be another name of a file the host keeps from tools
+      // (the workspace's secrets): a walk never reads one; `read` by name goes through the host's check.
+      if (file.links > 1) {
+        stats.skippedLinked += 1;
+        return true;
+      }
       return searchFile(file.path, file.size, file.mtimeMs, () =>
         file.directory.readFile(file.name, MAX_GREP_FILE_BYTES),
       );
@@ -154,6 +160,8 @@ function formatResults(results, options) {
     notes.push(
       `The search stopped at its limits (${MAX_GREP_FILES} files or ${MAX_GREP_TOTAL_BYTES} bytes); narrow path, glob or type.`,
     );
+  if (stats.skippedLinked > 0)
+    notes.push(`${stats.skippedLinked} file(s) with several hard links were not searched; read them by name.`);
   if (stats.skippedLarge > 0)
     notes.push(`${stats.skippedLarge} file(s) over ${MAX_GREP_FILE_BYTES} bytes were skipped.`);
   if (results.length === 0) {

@@ -110,7 +110,10 @@ export function walkFiles(start, visit, enter = () => true) {
         } catch {
           continue;
         }
-        if (visit({ path, name: entry.name, size: info.size, mtimeMs: info.mtimeMs, directory }) === false) {
+        if (
+          visit({ path, name: entry.name, size: info.size, links: info.links, mtimeMs: info.mtimeMs, directory }) ===
+          false
+        ) {
           state.stopped = true;
           return;
         }

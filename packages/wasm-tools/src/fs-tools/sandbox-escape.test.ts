@@ -97,9 +97,14 @@ describe('paths that leave the working folder', () => {
   });
 
   it('never walks into symlinks when globbing or grepping the root', async () => {
-    // hard.txt (a hard link) is a file of the root and may be read; only symlinks are never walked.
+    // Symlinks are never walked, and a walk never reads a file with several hard links (it may be
+    // another name of a file the host keeps from tools); such a file is read by name, through the
+    // host's path check.
     const grep = await callTool(fixture, 'grep', { pattern: SECRET, output_mode: 'content' }, root);
-    expect(textOf(grep)).toBe(`/hard.txt:1:${SECRET}`);
+    expect(textOf(grep)).not.toContain(`hard.txt:1:`);
+    expect(textOf(grep)).toContain('several hard links were not searched');
+    const read = await callTool(fixture, 'read', { file_path: 'hard.txt' }, root);
+    expect(textOf(read)).toContain(SECRET);
     const glob = await callTool(fixture, 'glob', { pattern: '**/*' }, root);
     expect(textOf(glob)).not.toContain('inner.txt');
     expect(textOf(glob)).not.toContain('link-');

@@ -1,5 +1,5 @@
-import { realpathSync, statSync } from 'node:fs';
-import { isAbsolute, relative as relativePath, resolve, sep } from 'node:path';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative as relativePath, resolve, sep } from 'node:path';
 import { PathPolicyError } from './path-policy-error.js';
 import { resolvePhysical, resolvePhysicalSync, splitSegments, type WalkResult } from './physical-walk.js';
 import { compileProtectedPaths, DEFAULT_PROTECTED_PATHS, DEFAULT_SECRET_PATHS } from './protected-paths.js';
@@ -98,6 +98,27 @@ export function createPathPolicy(options: PathPolicyOptions): PathPolicy {
   });
 }
 
+const LITERAL = /^[^*?[\]{}!]+$/;
+
+/**
+ * The device:inode of each existing secret file named literally by the policy: a hard link made
+ * to one elsewhere in the root (outside the tools, which cannot make links) is refused for reading
+ * as the file itself would be.
+ */
+function secretIdentities(policy: PathPolicy): Set<string> {
+  const identities = new Set<string>();
+  for (const pattern of policy.secretPaths) {
+    if (!LITERAL.test(pattern)) continue;
+    try {
+      const stats = lstatSync(join(policy.root, pattern));
+      if (stats.isFile()) identities.add(`${stats.dev}:${stats.ino}`);
+    } catch {
+      // Absent: nothing to protect.
+    }
+  }
+  return identities;
+}
+
 type Prepared = { ok: true; segments: string[]; lexical: string } | Extract<PathCheck, { ok: false }>;
 
 function refuse(code: Extract<PathCheck, { ok: false }>['code'], error: string): Extract<PathCheck, { ok: false }> {
@@ -184,7 +205,11 @@ function finish(
       `The path "${inputPath}" resolves (through a symlink) to a place outside the working folder: use a path inside it.`,
     );
   }
-  if (policy.isSecret(lexical) || policy.isSecret(relative)) {
+  if (
+    policy.isSecret(lexical) ||
+    policy.isSecret(relative) ||
+    (walk.node?.type === 'file' && walk.node.links > 1 && secretIdentities(policy).has(walk.node.identity))
+  ) {
     return refuse(
       'protected',
       `The path "${inputPath}" holds secrets (${policy.secretPaths.join(', ')}): no tool may read or write it.`,

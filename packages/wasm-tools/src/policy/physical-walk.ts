@@ -10,7 +10,7 @@ export type WalkRequest = { kind: 'lstat'; path: string } | { kind: 'readlink'; 
 
 /** What the driver answers: a node's type and link count, a link's target, or an error code. */
 export type WalkAnswer =
-  | { kind: 'node'; type: 'file' | 'directory' | 'symlink' | 'other'; links: number }
+  | { kind: 'node'; type: 'file' | 'directory' | 'symlink' | 'other'; links: number; identity: string }
   | { kind: 'target'; target: string }
   | { kind: 'error'; code: string };
 
@@ -21,7 +21,7 @@ export type WalkResult =
       /** The physical path: every existing symlink resolved, `..` taken from the real parent. */
       absolute: string;
       /** Set when the whole path exists: the type and hard-link count of what is there. */
-      node: { type: 'file' | 'directory' | 'other'; links: number } | undefined;
+      node: { type: 'file' | 'directory' | 'other'; links: number; identity: string } | undefined;
     }
   | { ok: false; code: string; path: string };
 
@@ -47,7 +47,7 @@ export function* walkPhysical(
   // real, existing directories, which must be resolved again (they may hold symlinks).
   let missingDepth = 0;
   let hops = 0;
-  let node: { type: 'file' | 'directory' | 'other'; links: number } | undefined;
+  let node: { type: 'file' | 'directory' | 'other'; links: number; identity: string } | undefined;
   let nodeKnown = false;
   for (let segment = queue.shift(); segment !== undefined; segment = queue.shift()) {
     if (segment === '' || segment === '.') continue;
@@ -85,7 +85,7 @@ export function* walkPhysical(
       continue;
     }
     current = candidate;
-    node = { type: answer.type, links: answer.links };
+    node = { type: answer.type, links: answer.links, identity: answer.identity };
     nodeKnown = true;
   }
   if (missingDepth > 0) return { ok: true, absolute: current, node: undefined };
@@ -98,7 +98,7 @@ export function* walkPhysical(
       return { ok: false, code: answer.code, path: current };
     }
     if (answer.kind !== 'node' || answer.type === 'symlink') return { ok: false, code: 'EINVAL', path: current };
-    node = { type: answer.type, links: answer.links };
+    node = { type: answer.type, links: answer.links, identity: answer.identity };
   }
   return { ok: true, absolute: current, node };
 }
@@ -119,7 +119,7 @@ function answerSync(request: WalkRequest): WalkAnswer {
   try {
     if (request.kind === 'readlink') return { kind: 'target', target: readlinkSync(request.path) };
     const stats = lstatSync(request.path);
-    return { kind: 'node', type: nodeType(stats), links: stats.nlink };
+    return { kind: 'node', type: nodeType(stats), links: stats.nlink, identity: `${stats.dev}:${stats.ino}` };
   } catch (error) {
     return { kind: 'error', code: errorCode(error) };
   }
@@ -129,7 +129,7 @@ async function answerAsync(request: WalkRequest): Promise<WalkAnswer> {
   try {
     if (request.kind === 'readlink') return { kind: 'target', target: await readlink(request.path) };
     const stats = await lstat(request.path);
-    return { kind: 'node', type: nodeType(stats), links: stats.nlink };
+    return { kind: 'node', type: nodeType(stats), links: stats.nlink, identity: `${stats.dev}:${stats.ino}` };
   } catch (error) {
     return { kind: 'error', code: errorCode(error) };
   }

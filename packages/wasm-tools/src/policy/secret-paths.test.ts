@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { executeTool, type ToolContext } from '@boxagnts/tools';
@@ -23,6 +23,8 @@ beforeAll(async () => {
   await writeFile(join(root, '.boxagnts', 'secrets.json'), JSON.stringify({ anthropic: CANARY }));
   await writeFile(join(root, 'boxagnts.json'), '{}\n');
   await symlink(join(root, '.boxagnts', 'secrets.json'), join(root, 'innocent.json'));
+  // A hard link made outside the tools (they cannot make links).
+  await link(join(root, '.boxagnts', 'secrets.json'), join(root, 'hard-copy.json'));
 });
 afterAll(async () => {
   await source.close?.();
@@ -51,6 +53,8 @@ describe('secret paths', () => {
       JSON.stringify(await executeTool(tools.get(name) as Parameters<typeof executeTool>[0], input, context()));
     expect(await run('read', { file_path: '.boxagnts/secrets.json' })).not.toContain(CANARY);
     expect(await run('read', { file_path: 'innocent.json' })).not.toContain(CANARY);
+    expect(await run('read', { file_path: 'hard-copy.json' })).not.toContain(CANARY);
+    expect(await run('bash', { command: 'cat hard-copy.json' })).not.toContain(CANARY);
     expect(await run('grep', { pattern: 'canary', output_mode: 'content' })).not.toContain(CANARY);
     expect(await run('bash', { command: 'cat .boxagnts/secrets.json; cat innocent.json' })).not.toContain(CANARY);
   });
