@@ -1,6 +1,7 @@
 import { type MockServer, type MockTurn, startMockServer } from '@boxagnts/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { assembleMessage } from '../shared/message-assembler.js';
+import { isStreamStallError } from '../spec/llm-error-classes.js';
 import type { AssistantResponse } from '../spec/response.js';
 import type { StreamEvent } from '../spec/stream-event.js';
 import { ADAPTERS, type AdapterUnderTest, type ConformanceOptions } from '../test/conformance-adapters.js';
@@ -138,10 +139,13 @@ describe.each(ADAPTERS.map((adapter) => [adapter.name, adapter] as const))('%s',
   it.each([
     ['quota', 'quota', 1],
     ['auth', 'auth', 1],
+    ['permission', 'permission', 1],
+    ['not_found', 'not_found', 1],
     ['invalid_request', 'invalid_request', 1],
     ['context_overflow', 'context_overflow', 1],
     ['overloaded', 'overloaded', 3],
     ['server', 'server', 3],
+    ['rate_limit', 'rate_limit', 3],
   ] as const)('an http %s error ends as %s after %i request(s)', async (error, reason, attempts) => {
     mock.setScript({
       steps: [{ ...textTurn, fault: { kind: 'http_error', error, requestedTokens: 210_000, limitTokens: 200_000 } }],
@@ -153,6 +157,71 @@ describe.each(ADAPTERS.map((adapter) => [adapter.name, adapter] as const))('%s',
     expect(errorReason(events)).toBe(reason);
     expect(events).toHaveLength(1);
     expect(mock.requests).toHaveLength(attempts);
+    const last = terminal(events);
+    expect(last?.type === 'error' && last.error.providerId).toBeTruthy();
+  });
+
+  it('fails at once when retry-after is beyond the cap, and createMessage rejects quota without retrying', async () => {
+    mock.setScript({ steps: [textTurn], repeatLast: true });
+    mock.injectFault({ kind: 'http_error', error: 'rate_limit', retryAfterSeconds: 90 });
+    mock.clearRequests();
+    const capped = adapter.create(mock.url, { ...fast, retry: { ...fast.retry, maxRetryAfterMs: 10_000 } });
+    const events: StreamEvent[] = [];
+    for await (const event of capped.streamMessage(request, {})) events.push(event);
+    expect(terminal(events)).toMatchObject({ type: 'error', error: { reason: 'rate_limit', retryAfterMs: 90_000 } });
+    expect(sleeps).toEqual([]);
+    expect(mock.requests).toHaveLength(1);
+    mock.setScript({ steps: [{ ...textTurn, fault: { kind: 'http_error', error: 'quota' } }], repeatLast: true });
+    mock.clearRequests();
+    await expect(adapter.create(mock.url, fast).createMessage(request, {})).rejects.toMatchObject({ reason: 'quota' });
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it('an overload is retried and the retry emits nothing twice', async () => {
+    mock.setScript({ steps: [textTurn], repeatLast: true });
+    mock.injectFault({ kind: 'http_error', error: 'overloaded' }, { times: 2 });
+    mock.clearRequests();
+    const events: StreamEvent[] = [];
+    for await (const event of adapter.create(mock.url, fast).streamMessage(request, {})) events.push(event);
+    expect(mock.requests).toHaveLength(3);
+    expect(events.filter((event) => event.type === 'text-start')).toHaveLength(1);
+    expect((await assembleMessage(events)).message.content).toMatchObject([
+      { type: 'text', text: 'The port is 8000.' },
+    ]);
+  });
+
+  it('a reset after content is one terminal network error, not retried', async () => {
+    // A long answer streamed a character at a time: 4,000 bytes hold content in every protocol, not the end.
+    const long: MockTurn = { text: 'x'.repeat(4000), chunking: { textDelta: 1 } };
+    const events = await collect(adapter, { ...long, fault: { kind: 'reset', afterBytes: 4000 } });
+    expect(events.some((event) => event.type === 'text-delta')).toBe(true);
+    expect(errorReason(events)).toBe('network');
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it('a stall before the first event ends as a first-byte stall after the retries; after content, as idle', async () => {
+    const before = await collect(adapter, { ...textTurn, fault: { kind: 'stall' } });
+    const first = terminal(before);
+    expect(first?.type === 'error' && isStreamStallError(first.error) && first.error.stallKind).toBe('first-byte');
+    expect(mock.requests).toHaveLength(3);
+    const after = await collect(adapter, { ...toolTurn, fault: { kind: 'stall', afterEvents: 6 } });
+    const idle = terminal(after);
+    expect(idle?.type === 'error' && isStreamStallError(idle.error) && idle.error.stallKind).toBe('idle');
+  });
+
+  it('createMessage retries a body cut in half', async () => {
+    mock.setScript({ steps: [textTurn], repeatLast: true });
+    mock.injectFault({ kind: 'truncate' });
+    mock.clearRequests();
+    const outcome = await adapter
+      .create(mock.url, fast)
+      .createMessage(request, {})
+      .then(
+        (response) => response.message.content,
+        (error: unknown) => error,
+      );
+    expect(outcome, 'createMessage').toMatchObject([{ type: 'text', text: 'The port is 8000.' }]);
+    expect(mock.requests).toHaveLength(2);
   });
 
   it('retries a reset before any content and a stall, then succeeds', async () => {
@@ -179,10 +248,16 @@ describe.each(ADAPTERS.map((adapter) => [adapter.name, adapter] as const))('%s',
     if (fault.kind === 'mid_stream_error') expect(errorReason(events)).toBe('overloaded');
   });
 
-  it('turns malformed tool arguments into an input error instead of throwing', async () => {
+  it('turns malformed tool arguments into an input error with input {}, streamed or not', async () => {
     const events = await collect(adapter, { ...toolTurn, fault: { kind: 'malformed_tool_arguments' } });
     const end = events.find((event) => event.type === 'tool-call-end');
-    expect(end?.type === 'tool-call-end' && end.inputError !== undefined).toBe(true);
+    expect(end?.type === 'tool-call-end' && end.input).toEqual({});
+    expect(end?.type === 'tool-call-end' && end.inputError?.kind).toBe('invalid-json');
+    const created = await adapter.create(mock.url, fast).createMessage(request, {});
+    const kinds = created.message.content.flatMap((block) =>
+      block.type === 'tool_use' ? [block.inputError?.kind] : [],
+    );
+    expect(kinds).toEqual(['invalid-json']);
   });
 
   it.each([['duplicate_tool_ids'], ['missing_tool_ids']] as const)(
@@ -200,6 +275,12 @@ describe.each(ADAPTERS.map((adapter) => [adapter.name, adapter] as const))('%s',
       expect(ids).toHaveLength(2);
       expect(new Set(ids).size).toBe(2);
       for (const id of ids) expect(id.length).toBeGreaterThan(0);
+      // A repeated id keeps the first and suffixes the second; createMessage does the same.
+      if (kind === 'duplicate_tool_ids') expect(ids[1]).toBe(`${ids[0]}_2`);
+      const created = await adapter.create(mock.url, fast).createMessage(request, {});
+      const createdIds = created.message.content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
+      expect(new Set(createdIds).size).toBe(2);
+      if (kind === 'duplicate_tool_ids') expect(createdIds[1]).toBe(`${createdIds[0]}_2`);
     },
   );
 

@@ -125,7 +125,21 @@ export function createOpenAIResponsesProvider(settings: OpenAIResponsesSettings 
     },
 
     createMessage(request, options = {}) {
-      return assembleMessage(provider.streamMessage(request, options));
+      const declaredToolNames = new Set((request.tools ?? []).map((tool) => tool.name));
+      // Nothing reaches the caller until the message is complete, so a stream cut after content is
+      // retried as a whole here (the stream itself, for streaming callers, stops retrying at content).
+      return withRetries(
+        (_attempt, signal) =>
+          assembleMessage(
+            streamWithRetries((_inner, innerSignal) => openStream(request, options, declaredToolNames, innerSignal), {
+              ...retry,
+              maxRetries: 0,
+              signal,
+              ...(settings.stall === undefined ? {} : { stall: settings.stall }),
+            }),
+          ),
+        { ...retry, ...(options.signal === undefined ? {} : { signal: options.signal }) },
+      );
     },
 
     listModels(options: LlmCallOptions = {}): Promise<ModelInfo[]> {
