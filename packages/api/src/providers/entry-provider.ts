@@ -71,6 +71,7 @@ export function createEntryProvider(
 
   return {
     id: entry.id,
+    adapter: entry.adapter,
     name: entry.name,
 
     streamMessage(request: LlmRequest, callOptions: LlmCallOptions = {}): AsyncIterable<StreamEvent> {

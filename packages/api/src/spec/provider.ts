@@ -29,6 +29,12 @@ export interface LlmProvider {
   readonly id: string;
   /** Display name. */
   readonly name: string;
+  /**
+   * The wire protocol it speaks (`anthropic-messages`, `openai-chat`, `openai-responses`, `gemini`,
+   * `bedrock-converse`, `cohere-v2`, `ollama`, or a third party's adapter id): what
+   * `transferHistory` needs to move a conversation to or from this provider.
+   */
+  readonly adapter?: string;
   createMessage(request: LlmRequest, options?: LlmCallOptions): Promise<AssistantResponse>;
   streamMessage(request: LlmRequest, options?: LlmCallOptions): AsyncIterable<StreamEvent>;
   listModels(options?: LlmCallOptions): Promise<ModelInfo[]>;

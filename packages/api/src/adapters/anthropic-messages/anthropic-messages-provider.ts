@@ -178,6 +178,7 @@ export function createAnthropicMessagesProvider(settings: AnthropicMessagesSetti
 
   return {
     id: providerId,
+    adapter: 'anthropic-messages',
     name: settings.providerName ?? (providerId === 'anthropic' ? 'Anthropic' : providerId),
 
     streamMessage(request, options = {}) {

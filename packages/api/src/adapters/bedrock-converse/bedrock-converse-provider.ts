@@ -145,6 +145,7 @@ export function createBedrockConverseProvider(settings: BedrockConverseSettings 
 
   return {
     id: providerId,
+    adapter: 'bedrock-converse',
     name: settings.providerName ?? 'Amazon Bedrock',
 
     streamMessage(request: LlmRequest, options: LlmCallOptions = {}): AsyncIterable<StreamEvent> {

@@ -116,6 +116,7 @@ export function createCohereProvider(settings: CohereSettings = {}): LlmProvider
 
   return {
     id: providerId,
+    adapter: 'cohere-v2',
     name: settings.providerName ?? 'Cohere',
 
     streamMessage(request: LlmRequest, options: LlmCallOptions = {}): AsyncIterable<StreamEvent> {

@@ -313,6 +313,7 @@ export function createGeminiProvider(settings: GeminiSettings = {}): LlmProvider
 
   return {
     id: providerId,
+    adapter: 'gemini',
     name: settings.providerName ?? (vertex === undefined ? 'Google Gemini' : 'Google Vertex AI'),
     createMessage,
     streamMessage,

@@ -177,7 +177,14 @@ export function createOllamaProvider(settings: OllamaSettings = {}): LlmProvider
     );
   }
 
-  return { id: providerId, name: settings.providerName ?? 'Ollama', createMessage, streamMessage, listModels };
+  return {
+    id: providerId,
+    adapter: 'ollama',
+    name: settings.providerName ?? 'Ollama',
+    createMessage,
+    streamMessage,
+    listModels,
+  };
 }
 
 async function readText(response: Response, providerId: string): Promise<string> {

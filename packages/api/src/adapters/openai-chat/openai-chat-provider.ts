@@ -151,6 +151,7 @@ export function createOpenAIChatProvider(settings: OpenAIChatSettings = {}): Llm
 
   return {
     id: providerId,
+    adapter: 'openai-chat',
     name: settings.providerName ?? 'OpenAI Chat Completions',
 
     streamMessage(request: LlmRequest, options: LlmCallOptions = {}): AsyncIterable<StreamEvent> {

@@ -113,6 +113,7 @@ export function createOpenAIResponsesProvider(settings: OpenAIResponsesSettings 
 
   const provider: LlmProvider = {
     id: providerId,
+    adapter: 'openai-responses',
     name: settings.providerName ?? 'OpenAI Responses',
 
     streamMessage(request: LlmRequest, options: LlmCallOptions = {}): AsyncIterable<StreamEvent> {
