@@ -2,12 +2,6 @@ import { ACCESS_LEVELS, type AccessLevel, accessAllows, type ToolPermission } fr
 import type { AccessFilter } from '../types.js';
 
 // One rule for the whole toolbox: @boxagnts/tools owns it (the query loop applies it to agent definitions too).
-const ADMITTED: Record<AccessLevel, readonly ToolPermission[]> = Object.fromEntries(
-  ACCESS_LEVELS.map((level) => [
-    level,
-    (['read-only', 'write', 'execute', 'network'] as const).filter((permission) => accessAllows(level, permission)),
-  ]),
-) as unknown as Record<AccessLevel, readonly ToolPermission[]>;
 
 const ACCESS_LEVEL_ERROR_MARKER = Symbol.for('boxagnts.tools-manager.access-level-error');
 
@@ -30,7 +24,7 @@ export function isAccessLevelError(error: unknown): error is AccessLevelError {
 
 /** True when the value is an {@link AccessLevel}; for checking configuration read at run time. */
 export function isAccessLevel(value: unknown): value is AccessLevel {
-  return typeof value === 'string' && Object.hasOwn(ADMITTED, value);
+  return typeof value === 'string' && (ACCESS_LEVELS as readonly string[]).includes(value);
 }
 
 /**
@@ -44,8 +38,7 @@ export function isAccessLevel(value: unknown): value is AccessLevel {
  */
 export function accessFilter(level: AccessLevel): AccessFilter {
   if (!isAccessLevel(level)) throw new AccessLevelError(level);
-  const admitted = ADMITTED[level];
-  return (permission) => admitted.includes(permission);
+  return (permission) => accessAllows(level, permission);
 }
 
 /**
