@@ -14,5 +14,6 @@ describe('accessAllows', () => {
       'read-only': ['read-only', 'network'],
       'search-only': ['read-only'],
     });
+    for (const level of ACCESS_LEVELS) expect(accessAllows(level, 'admin' as ToolPermission)).toBe(false);
   });
 });

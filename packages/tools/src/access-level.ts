@@ -20,7 +20,10 @@ export const ACCESS_LEVELS: readonly AccessLevel[] = ['full', 'read-only', 'sear
 export function accessAllows(level: AccessLevel, permission: ToolPermission): boolean {
   switch (level) {
     case 'full':
-      return true;
+      // Only the four levels a tool can declare: a value from bad data admits nothing.
+      return (
+        permission === 'read-only' || permission === 'write' || permission === 'execute' || permission === 'network'
+      );
     case 'read-only':
       return permission === 'read-only' || permission === 'network';
     case 'search-only':
