@@ -4,6 +4,7 @@ import { assembleMessage } from '../shared/message-assembler.js';
 import { isStreamStallError } from '../spec/llm-error-classes.js';
 import type { AssistantResponse } from '../spec/response.js';
 import type { StreamEvent } from '../spec/stream-event.js';
+import { expectWellFormed } from '../test/adapter-test-helpers.js';
 import { ADAPTERS, type AdapterUnderTest, type ConformanceOptions } from '../test/conformance-adapters.js';
 
 // One scripted conversation, rendered by the mock in each vendor's wire protocol, must come out of
@@ -64,6 +65,7 @@ async function collect(adapter: AdapterUnderTest, turn: MockTurn = toolTurn): Pr
   const provider = adapter.create(mock.url, fast);
   const events: StreamEvent[] = [];
   for await (const event of provider.streamMessage(request, {})) events.push(event);
+  expectWellFormed(events);
   return events;
 }
 
@@ -127,6 +129,7 @@ describe.each(ADAPTERS.map((adapter) => [adapter.name, adapter] as const))('%s',
     mock.clearRequests();
     const events: StreamEvent[] = [];
     for await (const event of adapter.create(mock.url, fast).streamMessage(request, {})) events.push(event);
+    expectWellFormed(events);
     expect(terminal(events)?.type).toBe('message-end');
     expect(mock.requests).toHaveLength(2);
     expect(sleeps).toEqual([2000]);
@@ -154,6 +157,7 @@ describe.each(ADAPTERS.map((adapter) => [adapter.name, adapter] as const))('%s',
     mock.clearRequests();
     const events: StreamEvent[] = [];
     for await (const event of adapter.create(mock.url, fast).streamMessage(request, {})) events.push(event);
+    expectWellFormed(events);
     expect(errorReason(events)).toBe(reason);
     expect(events).toHaveLength(1);
     expect(mock.requests).toHaveLength(attempts);
@@ -168,6 +172,7 @@ describe.each(ADAPTERS.map((adapter) => [adapter.name, adapter] as const))('%s',
     const capped = adapter.create(mock.url, { ...fast, retry: { ...fast.retry, maxRetryAfterMs: 10_000 } });
     const events: StreamEvent[] = [];
     for await (const event of capped.streamMessage(request, {})) events.push(event);
+    expectWellFormed(events);
     expect(terminal(events)).toMatchObject({ type: 'error', error: { reason: 'rate_limit', retryAfterMs: 90_000 } });
     expect(sleeps).toEqual([]);
     expect(mock.requests).toHaveLength(1);
@@ -183,6 +188,7 @@ describe.each(ADAPTERS.map((adapter) => [adapter.name, adapter] as const))('%s',
     mock.clearRequests();
     const events: StreamEvent[] = [];
     for await (const event of adapter.create(mock.url, fast).streamMessage(request, {})) events.push(event);
+    expectWellFormed(events);
     expect(mock.requests).toHaveLength(3);
     expect(events.filter((event) => event.type === 'text-start')).toHaveLength(1);
     expect((await assembleMessage(events)).message.content).toMatchObject([
@@ -231,6 +237,7 @@ describe.each(ADAPTERS.map((adapter) => [adapter.name, adapter] as const))('%s',
     mock.clearRequests();
     const events: StreamEvent[] = [];
     for await (const event of adapter.create(mock.url, fast).streamMessage(request, {})) events.push(event);
+    expectWellFormed(events);
     expect(terminal(events)?.type).toBe('message-end');
     expect(mock.requests).toHaveLength(3);
   });

@@ -58,29 +58,26 @@ function failure(events: StreamEvent[]): LlmError {
 }
 
 describe('HTTP errors', () => {
+  // Reasons and request counts are the cross-adapter suite's; here, Gemini's statuses and the key redaction.
   it.each([
-    ['auth', 'auth', 400, 1],
-    ['permission', 'permission', 403, 1],
-    ['not_found', 'not_found', 404, 1],
-    ['invalid_request', 'invalid_request', 400, 1],
-    ['quota', 'quota', 429, 1],
-    ['context_overflow', 'context_overflow', 400, 1],
-    ['overloaded', 'overloaded', 503, 3],
-    ['server', 'server', 500, 3],
-    ['rate_limit', 'rate_limit', 429, 3],
-  ] as const)('%s is reason %s (HTTP %i) after %i request(s)', async (kind, reason, status, requests) => {
+    ['auth', 400],
+    ['permission', 403],
+    ['not_found', 404],
+    ['invalid_request', 400],
+    ['quota', 429],
+    ['context_overflow', 400],
+    ['overloaded', 503],
+    ['server', 500],
+    ['rate_limit', 429],
+  ] as const)('%s is HTTP %i from gemini, without the key in the message', async (kind, status) => {
     mock.setScript({
       steps: [{ ...textTurn, fault: { kind: 'http_error', error: kind as MockErrorKind } }],
       repeatLast: true,
     });
-    const events = await stream();
-    expect(events).toHaveLength(1);
-    const error = failure(events);
-    expect(error.reason).toBe(reason);
+    const error = failure(await stream());
     expect(error.status).toBe(status);
     expect(error.providerId).toBe('gemini');
     expect(error.message).not.toContain('gemini-test-key-0123456789');
-    expect(mock.requests).toHaveLength(requests);
   });
 
   it('context overflow carries the token counts Gemini states', async () => {
@@ -104,34 +101,12 @@ describe('HTTP errors', () => {
     expect(sleeps).toEqual([]);
   });
 
-  it.each([
-    [{ retryAfterSeconds: 2 }, 2_000],
-    [{ retryAfterMs: 1_500 }, 1_500],
-  ])('a rate limit is retried after the wait the server asked for (%j)', async (wait, expected) => {
-    mock.injectFault({ kind: 'http_error', error: 'rate_limit', ...wait });
+  it('a rate limit is retried after the RetryInfo delay the server asked for', async () => {
+    mock.injectFault({ kind: 'http_error', error: 'rate_limit', retryAfterMs: 1_500 });
     const events = await stream();
     expect(events.at(-1)?.type).toBe('message-end');
-    expect(sleeps).toEqual([expected]);
+    expect(sleeps).toEqual([1_500]);
     expect(mock.requests).toHaveLength(2);
-  });
-
-  it('a retry-after beyond maxRetryAfterMs fails at once', async () => {
-    mock.injectFault({ kind: 'http_error', error: 'rate_limit', retryAfterSeconds: 120 });
-    const error = failure(await stream());
-    expect(error.reason).toBe('rate_limit');
-    expect(error.retryAfterMs).toBe(120_000);
-    expect(mock.requests).toHaveLength(1);
-  });
-
-  it.each(['overloaded', 'server'] as const)('%s is retried and the retry emits nothing twice', async (kind) => {
-    mock.injectFault({ kind: 'http_error', error: kind });
-    const events = await stream();
-    expect(mock.requests).toHaveLength(2);
-    expect(events.filter((event) => event.type === 'message-start')).toHaveLength(1);
-    expect(events.filter((event) => event.type === 'text-start')).toHaveLength(1);
-    expect((await assembleMessage(events)).message.content).toEqual([
-      { type: 'text', text: 'The port is 8000, as configured.' },
-    ]);
   });
 
   it('createMessage rejects with the classified error', async () => {
@@ -149,34 +124,12 @@ describe('HTTP errors', () => {
 });
 
 describe('broken streams', () => {
-  it('a reset before any content is retried', async () => {
-    mock.injectFault({ kind: 'reset', afterBytes: 0 });
-    const events = await stream();
-    expect(events.at(-1)?.type).toBe('message-end');
-    expect(mock.requests).toHaveLength(2);
-  });
-
-  it('a reset after content ends with one network error', async () => {
-    mock.injectFault({ kind: 'reset', afterBytes: 400 });
-    const events = await stream();
-    expect(events.some((event) => event.type === 'text-delta')).toBe(true);
-    expect(failure(events).reason).toBe('network');
-    expect(mock.requests).toHaveLength(1);
-  });
-
-  it('a stream cut before its finishReason is an error, not a success', async () => {
+  it('a stream cut before its finishReason is a network error', async () => {
     mock.injectFault({ kind: 'truncate' });
-    const events = await stream();
-    expect(failure(events).reason).toBe('network');
-    expect(events.some((event) => event.type === 'message-end')).toBe(false);
+    expect(failure(await stream()).reason).toBe('network');
   });
 
-  it('a stall before the first byte is retried; after content it is a terminal stream_stall', async () => {
-    mock.injectFault({ kind: 'stall' });
-    expect((await stream(shortStall)).at(-1)?.type).toBe('message-end');
-    expect(mock.requests).toHaveLength(2);
-
-    mock.clearRequests();
+  it('a stall after content is a terminal stream_stall, not retried', async () => {
     mock.injectFault({ kind: 'stall', afterEvents: 2 });
     const events = await stream(shortStall);
     expect(events.some((event) => event.type === 'text-delta')).toBe(true);
@@ -214,23 +167,16 @@ describe('broken streams', () => {
 });
 
 describe('broken tool calls', () => {
-  it('malformed arguments give inputError with input {}', async () => {
+  it('malformed arguments do not end the stream in an error', async () => {
     mock.setScript({ steps: [{ ...toolTurn, fault: { kind: 'malformed_tool_arguments' } }] });
-    const response = await assembleMessage(await stream());
-    const calls = response.message.content.filter((block) => block.type === 'tool_use');
-    expect(calls).toHaveLength(2);
-    for (const call of calls) {
-      expect(call).toMatchObject({ input: {}, inputError: { kind: 'invalid-json' } });
-    }
+    expect((await stream()).at(-1)?.type).toBe('message-end');
   });
 
-  it('duplicate ids are made unique with _2', async () => {
+  it('a duplicated id is kept as Gemini sent it, in providerMetadata', async () => {
     mock.setScript({ steps: [{ ...toolTurn, fault: { kind: 'duplicate_tool_ids' } }] });
     const response = await assembleMessage(await stream());
-    const ids = response.message.content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
-    const [first] = ids;
+    const [first] = response.message.content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
     expect(first).toMatch(/^call_mock\d+$/);
-    expect(ids).toEqual([first, `${first}_2`]);
     // The id Gemini sent is kept as received, for the functionResponse that answers each call.
     const metadata = response.message.content.flatMap((block) =>
       block.type === 'tool_use' ? [block.providerMetadata] : [],

@@ -1,6 +1,5 @@
 import { type MockErrorKind, type MockServer, type MockTurn, startMockServer } from '@boxagnts/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { assembleMessage } from '../../shared/message-assembler.js';
 import type { LlmError } from '../../spec/llm-error.js';
 import { isContextOverflowError, isQuotaExceededError } from '../../spec/llm-error-classes.js';
 import type { LlmRequest } from '../../spec/request.js';
@@ -17,7 +16,6 @@ const toolTurn: MockTurn = {
   ],
 };
 
-const sleeps: number[] = [];
 let mock: MockServer;
 
 beforeAll(async () => {
@@ -27,7 +25,6 @@ afterAll(async () => {
   await mock.close();
 });
 beforeEach(() => {
-  sleeps.length = 0;
   mock.setScript({ steps: [textTurn], repeatLast: true });
   mock.clearRequests();
 });
@@ -36,7 +33,7 @@ function provider(settings: OllamaSettings = {}) {
   return createOllamaProvider({
     baseURL: mock.url,
     env: {},
-    retry: { maxRetries: 2, sleep: async (ms: number) => void sleeps.push(ms) },
+    retry: { maxRetries: 2, sleep: async () => {} },
     stall: { firstByteTimeoutMs: 5_000, idleTimeoutMs: 5_000 },
     ...settings,
   });
@@ -57,28 +54,25 @@ function failure(events: StreamEvent[]): LlmError {
 }
 
 describe('HTTP errors', () => {
+  // Reasons and request counts are the cross-adapter suite's; here, Ollama's statuses.
   it.each([
-    ['auth', 'auth', 401, 1],
-    ['permission', 'permission', 403, 1],
-    ['not_found', 'not_found', 404, 1],
-    ['invalid_request', 'invalid_request', 400, 1],
-    ['quota', 'quota', 429, 1],
-    ['context_overflow', 'context_overflow', 400, 1],
-    ['overloaded', 'overloaded', 503, 3],
-    ['server', 'server', 500, 3],
-    ['rate_limit', 'rate_limit', 429, 3],
-  ] as const)('%s is reason %s (HTTP %i) after %i request(s)', async (kind, reason, status, requests) => {
+    ['auth', 401],
+    ['permission', 403],
+    ['not_found', 404],
+    ['invalid_request', 400],
+    ['quota', 429],
+    ['context_overflow', 400],
+    ['overloaded', 503],
+    ['server', 500],
+    ['rate_limit', 429],
+  ] as const)('%s is HTTP %i from ollama', async (kind, status) => {
     mock.setScript({
       steps: [{ ...textTurn, fault: { kind: 'http_error', error: kind as MockErrorKind } }],
       repeatLast: true,
     });
-    const events = await stream();
-    expect(events).toHaveLength(1);
-    const error = failure(events);
-    expect(error.reason).toBe(reason);
+    const error = failure(await stream());
     expect(error.status).toBe(status);
     expect(error.providerId).toBe('ollama');
-    expect(mock.requests).toHaveLength(requests);
   });
 
   it('a missing model says to pull it', async () => {
@@ -110,26 +104,6 @@ describe('HTTP errors', () => {
     expect(mock.requests).toHaveLength(1);
   });
 
-  it('a rate limit is retried after retry-after; one beyond the cap fails at once', async () => {
-    mock.injectFault({ kind: 'http_error', error: 'rate_limit', retryAfterSeconds: 3 });
-    expect((await stream()).at(-1)?.type).toBe('message-end');
-    expect(sleeps).toEqual([3_000]);
-    mock.clearRequests();
-    mock.injectFault({ kind: 'http_error', error: 'rate_limit', retryAfterSeconds: 600 });
-    expect(failure(await stream()).retryAfterMs).toBe(600_000);
-    expect(mock.requests).toHaveLength(1);
-  });
-
-  it('a busy server is retried and the retry emits nothing twice', async () => {
-    mock.injectFault({ kind: 'http_error', error: 'overloaded' });
-    const events = await stream();
-    expect(mock.requests).toHaveLength(2);
-    expect(events.filter((event) => event.type === 'message-start')).toHaveLength(1);
-    expect((await assembleMessage(events)).message.content).toEqual([
-      { type: 'text', text: 'The port is 8000, as configured.' },
-    ]);
-  });
-
   it('sends the key from OLLAMA_API_KEY as a Bearer token, and none without it', async () => {
     await collectEvents(provider({ env: { OLLAMA_API_KEY: 'ollama-cloud-key-1234' } }).streamMessage(request));
     await collectEvents(provider().streamMessage(request));
@@ -139,19 +113,6 @@ describe('HTTP errors', () => {
 });
 
 describe('broken streams', () => {
-  it('a reset before any content is retried; after content it is one network error', async () => {
-    mock.injectFault({ kind: 'reset', afterBytes: 0 });
-    expect((await stream()).at(-1)?.type).toBe('message-end');
-    expect(mock.requests).toHaveLength(2);
-
-    mock.clearRequests();
-    mock.injectFault({ kind: 'reset', afterBytes: 300 });
-    const events = await stream();
-    expect(events.some((event) => event.type === 'text-delta')).toBe(true);
-    expect(failure(events).reason).toBe('network');
-    expect(mock.requests).toHaveLength(1);
-  });
-
   it('a stream that stops before its done line is an error, not a success', async () => {
     mock.injectFault({ kind: 'truncate' });
     const events = await stream();
@@ -163,15 +124,10 @@ describe('broken streams', () => {
     await expect(provider().createMessage(request)).rejects.toMatchObject({ reason: 'network' });
   });
 
-  it('a stall before the first line is retried; after content it is a terminal stream_stall', async () => {
+  it('a stall with keep-alive pings before the first line is retried', async () => {
     mock.injectFault({ kind: 'stall', pingIntervalMs: 20 });
     expect((await stream(shortStall)).at(-1)?.type).toBe('message-end');
     expect(mock.requests).toHaveLength(2);
-
-    mock.clearRequests();
-    mock.injectFault({ kind: 'stall', afterEvents: 2 });
-    const events = await stream(shortStall);
-    expect(failure(events)).toMatchObject({ reason: 'stream_stall', stallKind: 'idle' });
   });
 
   it('an error line before content is retried; after content it ends the stream with its reason', async () => {
@@ -189,20 +145,9 @@ describe('broken streams', () => {
 });
 
 describe('broken tool calls', () => {
-  it('malformed arguments give inputError with input {}', async () => {
+  it('malformed arguments do not end the stream in an error', async () => {
     mock.setScript({ steps: [{ ...toolTurn, fault: { kind: 'malformed_tool_arguments' } }] });
-    const response = await assembleMessage(await stream());
-    const calls = response.message.content.filter((block) => block.type === 'tool_use');
-    expect(calls).toHaveLength(2);
-    for (const call of calls) expect(call).toMatchObject({ input: {}, inputError: { kind: 'invalid-json' } });
-  });
-
-  it('duplicate ids are made unique with _2', async () => {
-    mock.setScript({ steps: [{ ...toolTurn, fault: { kind: 'duplicate_tool_ids' } }] });
-    const response = await assembleMessage(await stream());
-    const ids = response.message.content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
-    const [first] = ids;
-    expect(ids).toEqual([first, `${first}_2`]);
+    expect((await stream()).at(-1)?.type).toBe('message-end');
   });
 });
 

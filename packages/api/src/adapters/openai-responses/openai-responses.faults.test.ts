@@ -65,25 +65,25 @@ function lastError(events: readonly StreamEvent[]) {
 }
 
 describe('HTTP errors', () => {
+  // Reasons and request counts are the cross-adapter suite's; here, the provider id and a wait before each retry.
   it.each([
-    ['quota', 'quota', 1],
-    ['auth', 'auth', 1],
-    ['permission', 'permission', 1],
-    ['not_found', 'not_found', 1],
-    ['invalid_request', 'invalid_request', 1],
-    ['context_overflow', 'context_overflow', 1],
-    ['overloaded', 'overloaded', 3],
-    ['server', 'server', 3],
-    ['rate_limit', 'rate_limit', 3],
-  ] as const)('%s ends as one %s error after %i request(s)', async (kind, reason, requests) => {
-    const events = await run({ ...textTurn, fault: { kind: 'http_error', error: kind } });
-    expect(events).toHaveLength(1);
-    const error = lastError(events);
-    expect(error.reason).toBe(reason);
-    expect(error.providerId).toBe('openai-responses');
-    expect(mock.requests).toHaveLength(requests);
-    expect(sleeps).toHaveLength(requests - 1);
-  });
+    ['quota', 1],
+    ['auth', 1],
+    ['permission', 1],
+    ['not_found', 1],
+    ['invalid_request', 1],
+    ['context_overflow', 1],
+    ['overloaded', 3],
+    ['server', 3],
+    ['rate_limit', 3],
+  ] as const)(
+    '%s is reported by openai-responses after %i request(s), waiting before each retry',
+    async (kind, requests) => {
+      const error = lastError(await run({ ...textTurn, fault: { kind: 'http_error', error: kind } }));
+      expect(error.providerId).toBe('openai-responses');
+      expect(sleeps).toHaveLength(requests - 1);
+    },
+  );
 
   it('quota (429 insufficient_quota) is not a retryable rate limit', async () => {
     const error = lastError(await run({ ...textTurn, fault: { kind: 'http_error', error: 'quota' } }));
@@ -113,17 +113,6 @@ describe('HTTP errors', () => {
     expect(error).toMatchObject({ reason: 'context_overflow', requestedTokens: 130_500, limitTokens: 128_000 });
   });
 
-  it('retries a rate limit after the retry-after the server asked for, emitting nothing twice', async () => {
-    mock.setScript({ steps: [textTurn], repeatLast: true });
-    mock.injectFault({ kind: 'http_error', error: 'rate_limit', retryAfterSeconds: 2 }, { times: 1 });
-    const events = await collectEvents(provider(), request);
-    expect(contractViolations(events)).toEqual([]);
-    expect(sleeps).toEqual([2_000]);
-    expect(mock.requests).toHaveLength(2);
-    expect(events.filter((event) => event.type === 'message-start')).toHaveLength(1);
-    expect(assemble(events).message.content).toMatchObject([{ type: 'text', text: textTurn.text }]);
-  });
-
   it('prefers retry-after-ms', async () => {
     mock.setScript({ steps: [textTurn], repeatLast: true });
     mock.injectFault(
@@ -134,50 +123,13 @@ describe('HTTP errors', () => {
     expect(events.at(-1)?.type).toBe('message-end');
     expect(sleeps).toEqual([1_500]);
   });
-
-  it('fails at once when retry-after is beyond the cap', async () => {
-    mock.setScript({ steps: [textTurn], repeatLast: true });
-    mock.injectFault({ kind: 'http_error', error: 'rate_limit', retryAfterSeconds: 120 }, { times: 1 });
-    const events = await collectEvents(provider(), request);
-    expect(lastError(events)).toMatchObject({ reason: 'rate_limit', retryAfterMs: 120_000 });
-    expect(mock.requests).toHaveLength(1);
-    expect(sleeps).toEqual([]);
-  });
-
-  it('retries an overload and a server error, and the retry delivers the message once', async () => {
-    mock.setScript({ steps: [toolTurn], repeatLast: true });
-    mock.injectFault({ kind: 'http_error', error: 'overloaded' }, { times: 1 });
-    mock.injectFault({ kind: 'http_error', error: 'server' }, { times: 1 });
-    const events = await collectEvents(provider(), request);
-    expect(contractViolations(events)).toEqual([]);
-    expect(mock.requests).toHaveLength(3);
-    expect(events.filter((event) => event.type === 'tool-call-start')).toHaveLength(2);
-    expect(events.filter((event) => event.type === 'text-start')).toHaveLength(1);
-  });
 });
 
 describe('broken connections and streams', () => {
-  it('retries a reset before any content', async () => {
-    mock.setScript({ steps: [textTurn], repeatLast: true });
-    mock.injectFault({ kind: 'reset', afterBytes: 0 }, { times: 1 });
-    const events = await collectEvents(provider(), request);
-    expect(events.at(-1)?.type).toBe('message-end');
-    expect(mock.requests).toHaveLength(2);
-  });
-
-  it('a reset after content is one terminal network error', async () => {
-    const events = await run({ ...textTurn, chunking: { textDelta: 2 }, fault: { kind: 'reset', afterBytes: 4_000 } });
-    expect(events.some((event) => event.type === 'text-delta')).toBe(true);
-    expect(lastError(events).reason).toBe('network');
-    expect(events.filter((event) => event.type === 'error' || event.type === 'message-end')).toHaveLength(1);
-    expect(mock.requests).toHaveLength(1);
-  });
-
-  it('a truncated stream is a terminal error, not a silent success', async () => {
+  it('a stream truncated after content is a network error', async () => {
     const events = await run({ ...textTurn, fault: { kind: 'truncate' } });
     expect(events.some((event) => event.type === 'text-delta')).toBe(true);
     expect(lastError(events).reason).toBe('network');
-    expect(events.some((event) => event.type === 'message-end')).toBe(false);
   });
 
   it.each([
@@ -248,24 +200,6 @@ describe('in-stream errors', () => {
 });
 
 describe('broken tool calls', () => {
-  it('malformed argument JSON yields an input error with an empty input, never a throw', async () => {
-    const events = await run({ ...toolTurn, fault: { kind: 'malformed_tool_arguments' } });
-    expect(contractViolations(events)).toEqual([]);
-    const ends = events.filter((event) => event.type === 'tool-call-end');
-    expect(ends).toHaveLength(2);
-    for (const end of ends) {
-      expect(end).toMatchObject({ input: {}, inputError: { kind: 'invalid-json' } });
-    }
-    expect(events.at(-1)?.type).toBe('message-end');
-  });
-
-  it('duplicate call ids are made unique with _2', async () => {
-    const events = await run({ ...toolTurn, fault: { kind: 'duplicate_tool_ids' } });
-    const ids = assemble(events).message.content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
-    expect(ids).toHaveLength(2);
-    expect(ids[1]).toBe(`${ids[0]}_2`);
-  });
-
   it('missing call ids become call_<output index>', async () => {
     const events = await run({ ...toolTurn, fault: { kind: 'missing_tool_ids' } });
     const ids = assemble(events).message.content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
