@@ -2,51 +2,16 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { MockErrorKind } from '../script/types.js';
 import { fixture, fixturesSkipReason, providerStreamsDir } from '../test/fixtures.js';
-import { anthropicProtocol, anthropicStopReason } from './anthropic.js';
-import type { ParsedRequest, ResolvedTurn, WireEvent } from './protocol.js';
+import { anthropicProtocol } from './anthropic.js';
+import type { ParsedRequest, WireEvent } from './protocol.js';
+import { at, CONTRACTS, renderErrorOverride, roundTrip } from './protocol.test-support.js';
 
-function turn(overrides: Partial<ResolvedTurn> = {}): ResolvedTurn {
-  return {
-    content: [{ type: 'text', text: 'Hello, world' }],
-    stopReason: 'end_turn',
-    rawStopReason: undefined,
-    usage: { input: 10, output: 20, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
-    model: 'claude-test',
-    responseId: 'msg_mock000001',
-    textDelta: 5,
-    argumentsDelta: 8,
-    created: 1_700_000_000,
-    ...overrides,
-  };
-}
-
-function request(body: Record<string, unknown> = {}): ParsedRequest {
-  return {
-    protocol: 'anthropic',
-    method: 'POST',
-    path: '/v1/messages',
-    query: new URLSearchParams(),
-    headers: {},
-    body: { model: 'claude-test', stream: true, ...body },
-    rawBody: '{}',
-    model: 'claude-test',
-    stream: true,
-    includeUsage: false,
-  };
-}
-
-/** Walk parsed JSON by keys and indexes; undefined where the path does not exist. */
-function at(value: unknown, ...path: (string | number)[]): unknown {
-  let current = value;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<string | number, unknown>)[key];
-  }
-  return current;
-}
+const contract = CONTRACTS.anthropic;
+const turn = contract.turn;
+const request = (body: Record<string, unknown> = {}): ParsedRequest =>
+  contract.request({ body: { model: 'claude-test', stream: true, ...body } });
 const payloads = (events: WireEvent[]): unknown[] => events.map((event) => JSON.parse(event.data));
 const types = (events: WireEvent[]): unknown[] => payloads(events).map((payload) => at(payload, 'type'));
-const roundTrip = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
 /** Rebuild the content blocks a client would assemble from the stream's deltas. */
 function assemble(events: WireEvent[]): Record<string, unknown>[] {
@@ -68,41 +33,6 @@ function assemble(events: WireEvent[]): Record<string, unknown>[] {
   }
   return blocks.map((block, index) => (block.type === 'tool_use' ? { ...block, json: json[index] } : block));
 }
-
-describe('anthropicProtocol.matchRoute', () => {
-  it('takes POST …/v1/messages with model and stream from the body', () => {
-    expect(anthropicProtocol.matchRoute('POST', '/v1/messages', { model: 'claude-x', stream: true })).toEqual({
-      model: 'claude-x',
-      stream: true,
-    });
-    expect(anthropicProtocol.matchRoute('POST', '/proxy/anthropic/v1/messages', { model: 'm' })).toEqual({
-      model: 'm',
-      stream: false,
-    });
-    expect(anthropicProtocol.matchRoute('POST', '/v1/messages', { model: 42, stream: 'yes' })).toEqual({
-      model: '',
-      stream: false,
-    });
-  });
-
-  it('leaves other routes and methods alone', () => {
-    expect(anthropicProtocol.matchRoute('GET', '/v1/messages', undefined)).toBeUndefined();
-    expect(anthropicProtocol.matchRoute('POST', '/v1/messages/count_tokens', {})).toBeUndefined();
-    expect(anthropicProtocol.matchRoute('POST', '/v1/chat/completions', {})).toBeUndefined();
-  });
-});
-
-describe('anthropicStopReason', () => {
-  it('maps neutral stop reasons to Messages API values', () => {
-    expect(anthropicStopReason('end_turn')).toBe('end_turn');
-    expect(anthropicStopReason('tool_use')).toBe('tool_use');
-    expect(anthropicStopReason('max_tokens')).toBe('max_tokens');
-    expect(anthropicStopReason('stop_sequence')).toBe('stop_sequence');
-    expect(anthropicStopReason('pause_turn')).toBe('pause_turn');
-    expect(anthropicStopReason('refusal')).toBe('refusal');
-    expect(anthropicStopReason('content_filter')).toBe('refusal');
-  });
-});
 
 const everyBlock = turn({
   content: [
@@ -143,11 +73,7 @@ describe('anthropicProtocol.renderResponse', () => {
     });
   });
 
-  it('sends a raw stop reason verbatim and names the stop sequence from the request', () => {
-    const raw = roundTrip(
-      anthropicProtocol.renderResponse(turn({ rawStopReason: 'model_context_window_exceeded' }), request()),
-    );
-    expect(at(raw, 'stop_reason')).toBe('model_context_window_exceeded');
+  it('names the stop sequence from the request and details a refusal', () => {
     const stopped = roundTrip(
       anthropicProtocol.renderResponse(turn({ stopReason: 'stop_sequence' }), request({ stop_sequences: ['END'] })),
     );
@@ -242,22 +168,22 @@ describe('anthropicProtocol.renderStream', () => {
 });
 
 describe('anthropicProtocol.renderError', () => {
-  const table: [MockErrorKind, number, string][] = [
-    ['rate_limit', 429, 'rate_limit_error'],
-    ['overloaded', 529, 'overloaded_error'],
-    ['quota', 400, 'invalid_request_error'],
-    ['context_overflow', 400, 'invalid_request_error'],
-    ['auth', 401, 'authentication_error'],
-    ['permission', 403, 'permission_error'],
-    ['not_found', 404, 'not_found_error'],
-    ['invalid_request', 400, 'invalid_request_error'],
-    ['server', 500, 'api_error'],
+  // Statuses per kind are checked for every protocol in protocol-contract.test.ts.
+  const table: [MockErrorKind, string][] = [
+    ['rate_limit', 'rate_limit_error'],
+    ['overloaded', 'overloaded_error'],
+    ['quota', 'invalid_request_error'],
+    ['context_overflow', 'invalid_request_error'],
+    ['auth', 'authentication_error'],
+    ['permission', 'permission_error'],
+    ['not_found', 'not_found_error'],
+    ['invalid_request', 'invalid_request_error'],
+    ['server', 'api_error'],
   ];
 
-  it.each(table)('renders %s as %i %s with a matching request id', (kind, status, type) => {
+  it.each(table)('renders %s as %s with a matching request id', (kind, type) => {
     const rendered = anthropicProtocol.renderError({ error: kind }, request());
     const body = JSON.parse(rendered.body);
-    expect(rendered.status).toBe(status);
     expect(at(body, 'type')).toBe('error');
     expect(at(body, 'error', 'type')).toBe(type);
     expect(String(at(body, 'error', 'message')).length).toBeGreaterThan(0);
@@ -277,13 +203,9 @@ describe('anthropicProtocol.renderError', () => {
     );
   });
 
-  it('honours status, message and retry-after overrides', () => {
-    const rendered = anthropicProtocol.renderError(
-      { error: 'overloaded', status: 503, message: 'busy', retryAfterSeconds: 7 },
-      undefined,
-    );
-    expect(rendered.status).toBe(503);
-    expect(rendered.headers['retry-after']).toBe('7');
+  it('keeps the error type beside an overridden message', () => {
+    // Status, message and retry-after overrides are checked in protocol-contract.test.ts.
+    const rendered = renderErrorOverride(contract);
     expect(at(JSON.parse(rendered.body), 'error')).toEqual({ type: 'overloaded_error', message: 'busy' });
   });
 });
@@ -294,11 +216,6 @@ describe('anthropicProtocol stream extras', () => {
       event: 'error',
       data: JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
     });
-  });
-
-  it('pings to keep alive and sends the request id header', () => {
-    expect(anthropicProtocol.keepAlive()).toEqual({ event: 'ping', data: '{"type":"ping"}' });
-    expect(anthropicProtocol.responseHeaders('req_1')).toEqual({ 'request-id': 'req_1' });
   });
 
   it('replays lines with event names from their type and flags the closing events', () => {

@@ -4,73 +4,13 @@ import type { MockErrorKind } from '../script/types.js';
 import { fixture, fixturesSkipReason, providerStreamsDir } from '../test/fixtures.js';
 import { decodeEventStream } from './aws-eventstream.js';
 import { bedrockFrame, bedrockProtocol, bedrockUsage } from './bedrock.js';
-import type { ParsedRequest, ResolvedTurn, WireEvent } from './protocol.js';
+import type { WireEvent } from './protocol.js';
+import { at, CONTRACTS, parse, renderErrorOverride } from './protocol.test-support.js';
 
-function turn(overrides: Partial<ResolvedTurn> = {}): ResolvedTurn {
-  return {
-    content: [{ type: 'text', text: 'Hello, world' }],
-    stopReason: 'end_turn',
-    rawStopReason: undefined,
-    usage: { input: 10, output: 20, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
-    model: 'anthropic.claude-3-5-sonnet-20240620-v1:0',
-    responseId: 'bedrock-1',
-    textDelta: 5,
-    argumentsDelta: 4,
-    created: 1_700_000_000,
-    ...overrides,
-  };
-}
-
-const request: ParsedRequest = {
-  protocol: 'bedrock',
-  method: 'POST',
-  path: '/model/anthropic.claude-3-5-sonnet-20240620-v1%3A0/converse-stream',
-  query: new URLSearchParams(),
-  headers: {},
-  body: {},
-  rawBody: '{}',
-  model: 'anthropic.claude-3-5-sonnet-20240620-v1:0',
-  stream: true,
-  includeUsage: false,
-};
-
-/** Walk parsed JSON by keys and indexes; undefined where the path does not exist. */
-function at(value: unknown, ...path: (string | number)[]): unknown {
-  let current = value;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<string | number, unknown>)[key];
-  }
-  return current;
-}
-const parse = (text: string): unknown => JSON.parse(text);
+const contract = CONTRACTS.bedrock;
+const turn = contract.turn;
+const request = contract.request();
 const decoder = new TextDecoder();
-
-describe('bedrockProtocol.matchRoute', () => {
-  it('recognises Converse and ConverseStream and decodes the model id', () => {
-    expect(
-      bedrockProtocol.matchRoute('POST', '/model/anthropic.claude-3-5-sonnet-20240620-v1%3A0/converse', {}),
-    ).toEqual({
-      model: 'anthropic.claude-3-5-sonnet-20240620-v1:0',
-      stream: false,
-    });
-    const arn = 'arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-sonnet-4';
-    expect(bedrockProtocol.matchRoute('POST', `/model/${encodeURIComponent(arn)}/converse-stream`, {})).toEqual({
-      model: arn,
-      stream: true,
-    });
-    expect(bedrockProtocol.matchRoute('POST', `/gateway/model/${arn}/converse`, {})).toEqual({
-      model: arn,
-      stream: false,
-    });
-  });
-
-  it('ignores other methods and operations', () => {
-    expect(bedrockProtocol.matchRoute('GET', '/model/m/converse', {})).toBeUndefined();
-    expect(bedrockProtocol.matchRoute('POST', '/model/m/invoke', {})).toBeUndefined();
-    expect(bedrockProtocol.matchRoute('POST', '/v1/chat/completions', {})).toBeUndefined();
-  });
-});
 
 describe('bedrockProtocol.renderResponse', () => {
   it('renders text, reasoning, redacted reasoning and tool use blocks', () => {
@@ -105,18 +45,6 @@ describe('bedrockProtocol.renderResponse', () => {
       request,
     );
     expect(at(body, 'output', 'message', 'content', 0, 'toolUse', 'input')).toBe('{"a":');
-  });
-
-  it('maps stop reasons and sends a raw one verbatim', () => {
-    const reason = (overrides: Partial<ResolvedTurn>): unknown =>
-      at(bedrockProtocol.renderResponse(turn(overrides), request), 'stopReason');
-    expect(reason({ stopReason: 'end_turn' })).toBe('end_turn');
-    expect(reason({ stopReason: 'max_tokens' })).toBe('max_tokens');
-    expect(reason({ stopReason: 'stop_sequence' })).toBe('stop_sequence');
-    expect(reason({ stopReason: 'content_filter' })).toBe('content_filtered');
-    expect(reason({ stopReason: 'refusal' })).toBe('content_filtered');
-    expect(reason({ stopReason: 'pause_turn' })).toBe('end_turn');
-    expect(reason({ rawStopReason: 'model_context_window_exceeded' })).toBe('model_context_window_exceeded');
   });
 
   it('reports cache reads and writes beside input tokens', () => {
@@ -237,21 +165,21 @@ describe('bedrockFrame', () => {
 });
 
 describe('bedrockProtocol.renderError', () => {
-  it('gives every kind its exception, status and message', () => {
-    const expected: Record<MockErrorKind, [number, string]> = {
-      rate_limit: [429, 'ThrottlingException'],
-      quota: [400, 'ServiceQuotaExceededException'],
-      overloaded: [503, 'ServiceUnavailableException'],
-      context_overflow: [400, 'ValidationException'],
-      auth: [403, 'UnrecognizedClientException'],
-      permission: [403, 'AccessDeniedException'],
-      not_found: [404, 'ResourceNotFoundException'],
-      invalid_request: [400, 'ValidationException'],
-      server: [500, 'InternalServerException'],
+  it('gives every kind its exception and message', () => {
+    // The status per kind is checked for every protocol in protocol-contract.test.ts.
+    const expected: Record<MockErrorKind, string> = {
+      rate_limit: 'ThrottlingException',
+      quota: 'ServiceQuotaExceededException',
+      overloaded: 'ServiceUnavailableException',
+      context_overflow: 'ValidationException',
+      auth: 'UnrecognizedClientException',
+      permission: 'AccessDeniedException',
+      not_found: 'ResourceNotFoundException',
+      invalid_request: 'ValidationException',
+      server: 'InternalServerException',
     };
-    for (const [kind, [status, exception]] of Object.entries(expected) as [MockErrorKind, [number, string]][]) {
+    for (const [kind, exception] of Object.entries(expected) as [MockErrorKind, string][]) {
       const response = bedrockProtocol.renderError({ error: kind }, request);
-      expect(response.status).toBe(status);
       expect(response.headers['x-amzn-ErrorType']?.split(':')[0]).toBe(exception);
       expect(String(at(parse(response.body), 'message')).length).toBeGreaterThan(10);
     }
@@ -273,19 +201,11 @@ describe('bedrockProtocol.renderError', () => {
     );
   });
 
-  it('honours status, message and retry-after', () => {
-    const response = bedrockProtocol.renderError(
-      {
-        error: 'rate_limit',
-        status: 503,
-        message: 'Too many connections, please wait before trying again.',
-        retryAfterSeconds: 7,
-      },
-      request,
-    );
-    expect(response.status).toBe(503);
-    expect(response.headers['retry-after']).toBe('7');
-    expect(parse(response.body)).toEqual({ message: 'Too many connections, please wait before trying again.' });
+  it('sends an overridden message as the whole body', () => {
+    // Status, message and retry-after overrides are checked for every protocol in protocol-contract.test.ts.
+    expect(parse(renderErrorOverride(contract).body)).toEqual({
+      message: 'Too many connections, please wait before trying again.',
+    });
   });
 
   it('sends in-stream errors as ConverseStream exception members', () => {
@@ -301,11 +221,6 @@ describe('bedrockProtocol.renderError', () => {
       undefined,
       { message: 'model exploded' },
     ]);
-  });
-
-  it('names the request id header', () => {
-    expect(bedrockProtocol.responseHeaders('req-7')).toEqual({ 'x-amzn-RequestId': 'req-7' });
-    expect(bedrockProtocol.keepAlive()).toBeUndefined();
   });
 });
 

@@ -3,66 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { MockErrorKind } from '../script/types.js';
 import { fixture, fixturesSkipReason, providerStreamsDir } from '../test/fixtures.js';
 import { cohereProtocol, cohereUsage } from './cohere.js';
-import type { ParsedRequest, ResolvedTurn } from './protocol.js';
+import { at, CONTRACTS, parse, renderErrorOverride } from './protocol.test-support.js';
 
-function turn(overrides: Partial<ResolvedTurn> = {}): ResolvedTurn {
-  return {
-    content: [{ type: 'text', text: 'The capital of France is Paris.' }],
-    stopReason: 'end_turn',
-    rawStopReason: undefined,
-    usage: { input: 12, output: 7, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
-    model: 'command-a-03-2025',
-    responseId: 'cohere-1',
-    textDelta: 8,
-    argumentsDelta: 5,
-    created: 1_700_000_000,
-    ...overrides,
-  };
-}
-
-const request: ParsedRequest = {
-  protocol: 'cohere',
-  method: 'POST',
-  path: '/v2/chat',
-  query: new URLSearchParams(),
-  headers: {},
-  body: { model: 'command-a-03-2025', stream: true },
-  rawBody: '{}',
-  model: 'command-a-03-2025',
-  stream: true,
-  includeUsage: false,
-};
-
-/** Walk parsed JSON by keys and indexes; undefined where the path does not exist. */
-function at(value: unknown, ...path: (string | number)[]): unknown {
-  let current = value;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<string | number, unknown>)[key];
-  }
-  return current;
-}
-const parse = (text: string): unknown => JSON.parse(text);
-
-describe('cohereProtocol.matchRoute', () => {
-  it('recognises /v2/chat behind any prefix and reads model and stream from the body', () => {
-    expect(cohereProtocol.matchRoute('POST', '/v2/chat', { model: 'command-r', stream: true })).toEqual({
-      model: 'command-r',
-      stream: true,
-    });
-    expect(cohereProtocol.matchRoute('POST', '/compat/cohere/v2/chat', { model: 'command-r' })).toEqual({
-      model: 'command-r',
-      stream: false,
-    });
-    expect(cohereProtocol.matchRoute('POST', '/v2/chat', undefined)).toEqual({ model: '', stream: false });
-  });
-
-  it('ignores other routes', () => {
-    expect(cohereProtocol.matchRoute('POST', '/v1/chat', {})).toBeUndefined();
-    expect(cohereProtocol.matchRoute('GET', '/v2/chat', {})).toBeUndefined();
-    expect(cohereProtocol.matchRoute('POST', '/v2/chat/completions', {})).toBeUndefined();
-  });
-});
+const contract = CONTRACTS.cohere;
+const turn = contract.turn;
+const request = contract.request();
 
 describe('cohereProtocol.renderResponse', () => {
   it('renders text and thinking as content', () => {
@@ -115,16 +60,6 @@ describe('cohereProtocol.renderResponse', () => {
       ],
     });
     expect(at(body, 'finish_reason')).toBe('TOOL_CALL');
-  });
-
-  it('maps stop reasons and sends a raw one verbatim', () => {
-    const reason = (overrides: Partial<ResolvedTurn>): unknown =>
-      at(cohereProtocol.renderResponse(turn(overrides), request), 'finish_reason');
-    expect(reason({ stopReason: 'max_tokens' })).toBe('MAX_TOKENS');
-    expect(reason({ stopReason: 'stop_sequence' })).toBe('STOP_SEQUENCE');
-    expect(reason({ stopReason: 'refusal' })).toBe('COMPLETE');
-    expect(reason({ stopReason: 'content_filter' })).toBe('ERROR');
-    expect(reason({ rawStopReason: 'TIMEOUT' })).toBe('TIMEOUT');
   });
 
   it('counts cached tokens in tokens but not in billed units', () => {
@@ -240,21 +175,10 @@ describe('cohereProtocol.renderStream', () => {
 });
 
 describe('cohereProtocol.renderError', () => {
-  it('gives every kind its status and a message', () => {
-    const expected: Record<MockErrorKind, number> = {
-      rate_limit: 429,
-      quota: 402,
-      overloaded: 503,
-      context_overflow: 400,
-      auth: 401,
-      permission: 403,
-      not_found: 404,
-      invalid_request: 400,
-      server: 500,
-    };
-    for (const [kind, status] of Object.entries(expected) as [MockErrorKind, number][]) {
+  it('gives every kind a body holding only a message', () => {
+    // The status per kind is checked for every protocol in protocol-contract.test.ts.
+    for (const kind of Object.keys(contract.errorStatuses) as MockErrorKind[]) {
       const response = cohereProtocol.renderError({ error: kind }, request);
-      expect(response.status).toBe(status);
       expect(Object.keys(parse(response.body) as object)).toEqual(['message']);
     }
     expect(parse(cohereProtocol.renderError({ error: 'auth' }, request).body)).toEqual({
@@ -275,17 +199,9 @@ describe('cohereProtocol.renderError', () => {
     );
   });
 
-  it('honours status, message and retry-after', () => {
-    const response = cohereProtocol.renderError(
-      { error: 'rate_limit', status: 503, message: 'slow down', retryAfterSeconds: 3 },
-      request,
-    );
-    expect([response.status, response.headers['retry-after'], parse(response.body)]).toEqual([
-      503,
-      '3',
-      { message: 'slow down' },
-    ]);
-    expect(cohereProtocol.renderError({ error: 'server' }, undefined).headers['retry-after']).toBeUndefined();
+  it('sends an overridden message as the whole body', () => {
+    // Status, message and retry-after overrides are checked for every protocol in protocol-contract.test.ts.
+    expect(parse(renderErrorOverride(contract).body)).toEqual({ message: 'slow down' });
   });
 
   it('sends an in-stream error as a message-end with finish_reason ERROR', () => {

@@ -4,74 +4,14 @@ import type { MockErrorKind } from '../script/types.js';
 import { fixture, fixturesSkipReason, providerStreamsDir } from '../test/fixtures.js';
 import { geminiProtocol, geminiUsage } from './gemini.js';
 import { geminiRetryDelay } from './gemini-errors.js';
-import type { ParsedRequest, ResolvedTurn } from './protocol.js';
+import { at, CONTRACTS, parse, renderErrorOverride } from './protocol.test-support.js';
 
-function turn(overrides: Partial<ResolvedTurn> = {}): ResolvedTurn {
-  return {
-    content: [{ type: 'text', text: 'Hello, world' }],
-    stopReason: 'end_turn',
-    rawStopReason: undefined,
-    usage: { input: 10, output: 20, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
-    model: 'gemini-2.5-flash',
-    responseId: 'resp-1',
-    textDelta: 5,
-    argumentsDelta: 8,
-    created: 1_700_000_000,
-    ...overrides,
-  };
-}
+const contract = CONTRACTS.gemini;
+const turn = contract.turn;
+const request = contract.request();
 
-const request: ParsedRequest = {
-  protocol: 'gemini',
-  method: 'POST',
-  path: '/v1beta/models/gemini-2.5-flash:streamGenerateContent',
-  query: new URLSearchParams('alt=sse'),
-  headers: {},
-  body: {},
-  rawBody: '{}',
-  model: 'gemini-2.5-flash',
-  stream: true,
-  includeUsage: false,
-};
-
-/** Walk parsed JSON by keys and indexes; undefined where the path does not exist. */
-function at(value: unknown, ...path: (string | number)[]): unknown {
-  let current = value;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<string | number, unknown>)[key];
-  }
-  return current;
-}
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-const parse = (text: string): unknown => JSON.parse(text);
 const partsOf = (payload: unknown): unknown[] => list(at(payload, 'candidates', 0, 'content', 'parts'));
-
-describe('geminiProtocol.matchRoute', () => {
-  it('recognises Gemini API and Vertex AI paths, streamed or not', () => {
-    expect(geminiProtocol.matchRoute('POST', '/v1beta/models/gemini-2.5-pro:generateContent', {})).toEqual({
-      model: 'gemini-2.5-pro',
-      stream: false,
-    });
-    expect(
-      geminiProtocol.matchRoute(
-        'POST',
-        '/v1/projects/p1/locations/us-central1/publishers/google/models/gemini-2.0-flash:streamGenerateContent',
-        {},
-      ),
-    ).toEqual({ model: 'gemini-2.0-flash', stream: true });
-    expect(geminiProtocol.matchRoute('POST', '/proxy/google/v1beta/models/my%20model:generateContent', {})).toEqual({
-      model: 'my model',
-      stream: false,
-    });
-  });
-
-  it('ignores other methods and paths', () => {
-    expect(geminiProtocol.matchRoute('GET', '/v1beta/models/gemini-2.5-pro:generateContent', {})).toBeUndefined();
-    expect(geminiProtocol.matchRoute('POST', '/v1beta/models/gemini-2.5-pro:countTokens', {})).toBeUndefined();
-    expect(geminiProtocol.matchRoute('POST', '/v1/messages', {})).toBeUndefined();
-  });
-});
 
 describe('geminiProtocol.renderResponse', () => {
   it('renders text, thoughts and function calls as parts, without redacted thinking', () => {
@@ -106,17 +46,6 @@ describe('geminiProtocol.renderResponse', () => {
       request,
     );
     expect(at(partsOf(body)[0], 'functionCall', 'args')).toBe('{"city":"Par');
-  });
-
-  it('maps stop reasons and sends a raw one verbatim', () => {
-    const reason = (overrides: Partial<ResolvedTurn>): unknown =>
-      at(geminiProtocol.renderResponse(turn(overrides), request), 'candidates', 0, 'finishReason');
-    expect(reason({ stopReason: 'max_tokens' })).toBe('MAX_TOKENS');
-    expect(reason({ stopReason: 'content_filter' })).toBe('SAFETY');
-    expect(reason({ stopReason: 'refusal' })).toBe('SAFETY');
-    expect(reason({ stopReason: 'stop_sequence' })).toBe('STOP');
-    expect(reason({ stopReason: 'pause_turn' })).toBe('OTHER');
-    expect(reason({ rawStopReason: 'MALFORMED_FUNCTION_CALL' })).toBe('MALFORMED_FUNCTION_CALL');
   });
 
   it('reports cached and thought tokens the way Gemini counts them', () => {
@@ -202,21 +131,22 @@ describe('geminiProtocol.renderError', () => {
   const details = (json: unknown): unknown[] => list(at(json, 'details'));
   const typeOf = (detail: unknown): string => String(at(detail, '@type'));
 
-  it('gives every kind its Gemini status and gRPC code', () => {
-    const expected: Record<MockErrorKind, [number, string]> = {
-      rate_limit: [429, 'RESOURCE_EXHAUSTED'],
-      quota: [429, 'RESOURCE_EXHAUSTED'],
-      overloaded: [503, 'UNAVAILABLE'],
-      context_overflow: [400, 'INVALID_ARGUMENT'],
-      auth: [400, 'INVALID_ARGUMENT'],
-      permission: [403, 'PERMISSION_DENIED'],
-      not_found: [404, 'NOT_FOUND'],
-      invalid_request: [400, 'INVALID_ARGUMENT'],
-      server: [500, 'INTERNAL'],
+  it('gives every kind its gRPC code and echoes the HTTP status in the body', () => {
+    // The HTTP status per kind is checked for every protocol in protocol-contract.test.ts.
+    const expected: Record<MockErrorKind, string> = {
+      rate_limit: 'RESOURCE_EXHAUSTED',
+      quota: 'RESOURCE_EXHAUSTED',
+      overloaded: 'UNAVAILABLE',
+      context_overflow: 'INVALID_ARGUMENT',
+      auth: 'INVALID_ARGUMENT',
+      permission: 'PERMISSION_DENIED',
+      not_found: 'NOT_FOUND',
+      invalid_request: 'INVALID_ARGUMENT',
+      server: 'INTERNAL',
     };
-    for (const [kind, [status, code]] of Object.entries(expected) as [MockErrorKind, [number, string]][]) {
+    for (const [kind, code] of Object.entries(expected) as [MockErrorKind, string][]) {
       const response = render(kind);
-      expect([response.status, at(response.json, 'code'), at(response.json, 'status')]).toEqual([status, status, code]);
+      expect([at(response.json, 'code'), at(response.json, 'status')]).toEqual([response.status, code]);
       expect(String(at(response.json, 'message')).length).toBeGreaterThan(10);
     }
     expect(at(render('overloaded').json, 'message')).toBe('The model is overloaded. Please try again later.');
@@ -254,10 +184,13 @@ describe('geminiProtocol.renderError', () => {
     );
   });
 
-  it('honours a status and message override', () => {
-    const response = render('overloaded', { status: 500, message: 'boom' });
-    expect(response.status).toBe(500);
-    expect(response.json).toEqual({ code: 500, message: 'boom', status: 'INTERNAL' });
+  it('gives an overridden status its gRPC code in the body', () => {
+    // Status and message overrides are checked for every protocol in protocol-contract.test.ts.
+    expect(at(parse(renderErrorOverride(contract).body), 'error')).toEqual({
+      code: 500,
+      message: 'boom',
+      status: 'INTERNAL',
+    });
   });
 
   it('formats retry delays from milliseconds or seconds', () => {

@@ -1,66 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { MockErrorKind } from '../script/types.js';
-import { mapOllamaDoneReason, ollamaProtocol } from './ollama.js';
-import type { ParsedRequest, ResolvedTurn } from './protocol.js';
+import { ollamaProtocol } from './ollama.js';
+import { at, CONTRACTS, parse, renderErrorOverride } from './protocol.test-support.js';
 
-function turn(overrides: Partial<ResolvedTurn> = {}): ResolvedTurn {
-  return {
-    content: [{ type: 'text', text: 'Hello, world' }],
-    stopReason: 'end_turn',
-    rawStopReason: undefined,
-    usage: { input: 26, output: 298, cacheRead: 4, cacheWrite: 0, reasoning: 0 },
-    model: 'llama3.2',
-    responseId: 'ollama-1',
-    textDelta: 5,
-    argumentsDelta: 8,
-    created: 1_700_000_000,
-    ...overrides,
-  };
-}
-
-const request: ParsedRequest = {
-  protocol: 'ollama',
-  method: 'POST',
-  path: '/api/chat',
-  query: new URLSearchParams(),
-  headers: {},
-  body: { model: 'llama3.2' },
-  rawBody: '{}',
-  model: 'llama3.2',
-  stream: true,
-  includeUsage: false,
-};
-
-/** Walk parsed JSON by keys and indexes; undefined where the path does not exist. */
-function at(value: unknown, ...path: (string | number)[]): unknown {
-  let current = value;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<string | number, unknown>)[key];
-  }
-  return current;
-}
-const parse = (text: string): unknown => JSON.parse(text);
-
-describe('ollamaProtocol.matchRoute', () => {
-  it('streams unless the body says stream: false', () => {
-    expect(ollamaProtocol.matchRoute('POST', '/api/chat', { model: 'llama3.2' })).toEqual({
-      model: 'llama3.2',
-      stream: true,
-    });
-    expect(ollamaProtocol.matchRoute('POST', '/ollama/api/chat', { model: 'qwen3', stream: false })).toEqual({
-      model: 'qwen3',
-      stream: false,
-    });
-    expect(ollamaProtocol.matchRoute('POST', '/api/chat', undefined)).toEqual({ model: '', stream: true });
-  });
-
-  it('ignores other routes', () => {
-    expect(ollamaProtocol.matchRoute('POST', '/api/generate', {})).toBeUndefined();
-    expect(ollamaProtocol.matchRoute('GET', '/api/chat', {})).toBeUndefined();
-    expect(ollamaProtocol.matchRoute('POST', '/v1/chat/completions', {})).toBeUndefined();
-  });
-});
+const contract = CONTRACTS.ollama;
+const turn = contract.turn;
+const request = contract.request();
 
 describe('ollamaProtocol.renderResponse', () => {
   it('renders content, thinking and tool calls with object arguments', () => {
@@ -96,15 +41,6 @@ describe('ollamaProtocol.renderResponse', () => {
     });
     expect(at(body, 'total_duration')).toBeGreaterThan(0);
   });
-
-  it('reports length for max_tokens and sends a raw reason verbatim', () => {
-    expect(mapOllamaDoneReason('max_tokens')).toBe('length');
-    expect(mapOllamaDoneReason('tool_use')).toBe('stop');
-    expect(at(ollamaProtocol.renderResponse(turn({ stopReason: 'max_tokens' }), request), 'done_reason')).toBe(
-      'length',
-    );
-    expect(at(ollamaProtocol.renderResponse(turn({ rawStopReason: 'unload' }), request), 'done_reason')).toBe('unload');
-  });
 });
 
 describe('ollamaProtocol.renderStream', () => {
@@ -139,23 +75,9 @@ describe('ollamaProtocol.renderStream', () => {
 });
 
 describe('ollamaProtocol.renderError', () => {
-  it('gives every kind its status and an error string', () => {
-    const expected: Record<MockErrorKind, number> = {
-      rate_limit: 429,
-      quota: 429,
-      overloaded: 503,
-      context_overflow: 400,
-      auth: 401,
-      permission: 403,
-      not_found: 404,
-      invalid_request: 400,
-      server: 500,
-    };
-    for (const [kind, status] of Object.entries(expected) as [MockErrorKind, number][]) {
-      const response = ollamaProtocol.renderError({ error: kind }, request);
-      expect(response.status).toBe(status);
-      expect(typeof at(parse(response.body), 'error')).toBe('string');
-    }
+  it('gives every kind an error string in the vendor wording', () => {
+    // The status per kind, and that the error is a string, are checked for every protocol in
+    // protocol-contract.test.ts.
     const message = (error: MockErrorKind): unknown =>
       at(parse(ollamaProtocol.renderError({ error }, request).body), 'error');
     expect(message('not_found')).toBe("model 'llama3.2' not found");
@@ -164,16 +86,9 @@ describe('ollamaProtocol.renderError', () => {
     expect(message('context_overflow')).toBe('the input length exceeds the context length');
   });
 
-  it('honours status, message and retry-after', () => {
-    const response = ollamaProtocol.renderError(
-      { error: 'overloaded', status: 502, message: 'cloud model unreachable', retryAfterSeconds: 2 },
-      request,
-    );
-    expect([response.status, response.headers['retry-after'], parse(response.body)]).toEqual([
-      502,
-      '2',
-      { error: 'cloud model unreachable' },
-    ]);
+  it('sends an overridden message as the whole body', () => {
+    // Status, message and retry-after overrides are checked for every protocol in protocol-contract.test.ts.
+    expect(parse(renderErrorOverride(contract).body)).toEqual({ error: 'cloud model unreachable' });
   });
 
   it('sends an in-stream error as a bare {error} line', () => {

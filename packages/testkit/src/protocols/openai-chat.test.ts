@@ -2,53 +2,16 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { MockErrorKind } from '../script/types.js';
 import { fixture, fixturesSkipReason, providerStreamsDir } from '../test/fixtures.js';
-import { openaiChatFinishReason, openaiChatProtocol } from './openai-chat.js';
-import type { ParsedRequest, ResolvedTurn, WireEvent } from './protocol.js';
+import { openaiChatProtocol } from './openai-chat.js';
+import type { WireEvent } from './protocol.js';
+import { at, CONTRACTS, renderErrorOverride, roundTrip } from './protocol.test-support.js';
 
-function turn(overrides: Partial<ResolvedTurn> = {}): ResolvedTurn {
-  return {
-    content: [{ type: 'text', text: 'Hello, world' }],
-    stopReason: 'end_turn',
-    rawStopReason: undefined,
-    usage: { input: 10, output: 20, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
-    model: 'gpt-test',
-    responseId: 'chatcmpl-mock000001',
-    textDelta: 5,
-    argumentsDelta: 8,
-    created: 1_700_000_000,
-    ...overrides,
-  };
-}
-
-function request(overrides: Partial<ParsedRequest> = {}): ParsedRequest {
-  return {
-    protocol: 'openai-chat',
-    method: 'POST',
-    path: '/v1/chat/completions',
-    query: new URLSearchParams(),
-    headers: {},
-    body: {},
-    rawBody: '{}',
-    model: 'gpt-test',
-    stream: true,
-    includeUsage: false,
-    ...overrides,
-  };
-}
-
-/** Walk parsed JSON by keys and indexes; undefined where the path does not exist. */
-function at(value: unknown, ...path: (string | number)[]): unknown {
-  let current = value;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<string | number, unknown>)[key];
-  }
-  return current;
-}
+const contract = CONTRACTS['openai-chat'];
+const turn = contract.turn;
+const request = contract.request;
 const chunks = (events: WireEvent[]): unknown[] =>
   events.filter((event) => event.data !== '[DONE]').map((event) => JSON.parse(event.data));
 const deltas = (events: WireEvent[]): unknown[] => chunks(events).map((chunk) => at(chunk, 'choices', 0, 'delta'));
-const roundTrip = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
 /** Rebuild the message a client assembles from the chunks, tool calls by index. */
 function assemble(events: WireEvent[]) {
@@ -72,21 +35,6 @@ function assemble(events: WireEvent[]) {
 }
 
 describe('openaiChatProtocol.matchRoute', () => {
-  it('takes POST …/chat/completions with model, stream and include_usage', () => {
-    expect(
-      openaiChatProtocol.matchRoute('POST', '/v1/chat/completions', {
-        model: 'gpt-4o',
-        stream: true,
-        stream_options: { include_usage: true },
-      }),
-    ).toEqual({ model: 'gpt-4o', stream: true, includeUsage: true });
-    expect(openaiChatProtocol.matchRoute('POST', '/compatible-mode/v1/chat/completions', { model: 'qwen' })).toEqual({
-      model: 'qwen',
-      stream: false,
-      includeUsage: false,
-    });
-  });
-
   it('names the Azure deployment as the model when the body has none', () => {
     expect(openaiChatProtocol.matchRoute('POST', '/openai/deployments/my%20gpt/chat/completions', {})).toEqual({
       model: 'my gpt',
@@ -96,24 +44,6 @@ describe('openaiChatProtocol.matchRoute', () => {
     expect(
       openaiChatProtocol.matchRoute('POST', '/openai/deployments/dep/chat/completions', { model: 'gpt-4o-mini' }),
     ).toMatchObject({ model: 'gpt-4o-mini' });
-  });
-
-  it('leaves other routes and methods alone', () => {
-    expect(openaiChatProtocol.matchRoute('GET', '/v1/chat/completions', undefined)).toBeUndefined();
-    expect(openaiChatProtocol.matchRoute('POST', '/v1/responses', {})).toBeUndefined();
-    expect(openaiChatProtocol.matchRoute('POST', '/v1/messages', {})).toBeUndefined();
-  });
-});
-
-describe('openaiChatFinishReason', () => {
-  it('maps neutral stop reasons to finish_reason values', () => {
-    expect(openaiChatFinishReason('end_turn')).toBe('stop');
-    expect(openaiChatFinishReason('stop_sequence')).toBe('stop');
-    expect(openaiChatFinishReason('pause_turn')).toBe('stop');
-    expect(openaiChatFinishReason('tool_use')).toBe('tool_calls');
-    expect(openaiChatFinishReason('max_tokens')).toBe('length');
-    expect(openaiChatFinishReason('content_filter')).toBe('content_filter');
-    expect(openaiChatFinishReason('refusal')).toBe('content_filter');
   });
 });
 
@@ -173,7 +103,7 @@ describe('openaiChatProtocol.renderResponse', () => {
     });
   });
 
-  it('sends null content beside tool calls, no id when the call has none, and a raw finish reason', () => {
+  it('sends null content beside tool calls and no id when the call has none', () => {
     const body = roundTrip(
       openaiChatProtocol.renderResponse(
         turn({ content: [{ type: 'tool_call', id: undefined, name: 'ls', arguments: '{}' }], rawStopReason: 'eos' }),
@@ -184,7 +114,6 @@ describe('openaiChatProtocol.renderResponse', () => {
     expect(at(body, 'choices', 0, 'message', 'tool_calls')).toEqual([
       { type: 'function', function: { name: 'ls', arguments: '{}' } },
     ]);
-    expect(at(body, 'choices', 0, 'finish_reason')).toBe('eos');
   });
 
   it('reports cache writes when there are any', () => {
@@ -270,22 +199,22 @@ describe('openaiChatProtocol.renderStream', () => {
 });
 
 describe('openaiChatProtocol.renderError', () => {
-  const table: [MockErrorKind, number, string, string | null][] = [
-    ['rate_limit', 429, 'requests', 'rate_limit_exceeded'],
-    ['quota', 429, 'insufficient_quota', 'insufficient_quota'],
-    ['overloaded', 503, 'service_unavailable_error', 'server_is_overloaded'],
-    ['context_overflow', 400, 'invalid_request_error', 'context_length_exceeded'],
-    ['auth', 401, 'invalid_request_error', 'invalid_api_key'],
-    ['permission', 403, 'request_forbidden', 'unsupported_country_region_territory'],
-    ['not_found', 404, 'invalid_request_error', 'model_not_found'],
-    ['invalid_request', 400, 'invalid_request_error', 'missing_required_parameter'],
-    ['server', 500, 'server_error', null],
+  // Statuses per kind are checked for every protocol in protocol-contract.test.ts.
+  const table: [MockErrorKind, string, string | null][] = [
+    ['rate_limit', 'requests', 'rate_limit_exceeded'],
+    ['quota', 'insufficient_quota', 'insufficient_quota'],
+    ['overloaded', 'service_unavailable_error', 'server_is_overloaded'],
+    ['context_overflow', 'invalid_request_error', 'context_length_exceeded'],
+    ['auth', 'invalid_request_error', 'invalid_api_key'],
+    ['permission', 'request_forbidden', 'unsupported_country_region_territory'],
+    ['not_found', 'invalid_request_error', 'model_not_found'],
+    ['invalid_request', 'invalid_request_error', 'missing_required_parameter'],
+    ['server', 'server_error', null],
   ];
 
-  it.each(table)('renders %s as %i with type %s and code %s', (kind, status, type, code) => {
+  it.each(table)('renders %s with type %s and code %s', (kind, type, code) => {
     const rendered = openaiChatProtocol.renderError({ error: kind }, request());
     const body = JSON.parse(rendered.body);
-    expect(rendered.status).toBe(status);
     expect(Object.keys(at(body, 'error') as object).sort()).toEqual(['code', 'message', 'param', 'type']);
     expect(at(body, 'error', 'type')).toBe(type);
     expect(at(body, 'error', 'code')).toBe(code);
@@ -317,14 +246,9 @@ describe('openaiChatProtocol.renderError', () => {
     );
   });
 
-  it('honours the status and message overrides and sends both retry headers', () => {
-    const rendered = openaiChatProtocol.renderError(
-      { error: 'rate_limit', status: 503, message: 'slow down', retryAfterSeconds: 2, retryAfterMs: 1500 },
-      undefined,
-    );
-    expect(rendered.status).toBe(503);
-    expect(rendered.headers).toEqual({ 'retry-after': '2', 'retry-after-ms': '1500' });
-    expect(at(JSON.parse(rendered.body), 'error', 'message')).toBe('slow down');
+  it('sends both retry headers', () => {
+    // Status, message and retry-after overrides are checked in protocol-contract.test.ts.
+    expect(renderErrorOverride(contract).headers).toEqual({ 'retry-after': '2', 'retry-after-ms': '1500' });
   });
 });
 
@@ -335,11 +259,6 @@ describe('openaiChatProtocol stream extras', () => {
     expect(JSON.parse(event.data)).toEqual({
       error: { message: 'boom', type: 'server_error', param: null, code: null },
     });
-  });
-
-  it('keeps alive with an SSE comment and sends x-request-id', () => {
-    expect(openaiChatProtocol.keepAlive()).toBeUndefined();
-    expect(openaiChatProtocol.responseHeaders('req_1')).toEqual({ 'x-request-id': 'req_1' });
   });
 });
 

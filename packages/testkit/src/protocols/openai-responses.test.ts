@@ -3,51 +3,15 @@ import { describe, expect, it } from 'vitest';
 import type { MockErrorKind } from '../script/types.js';
 import { fixture, fixturesSkipReason, providerStreamsDir } from '../test/fixtures.js';
 import { openaiResponsesProtocol } from './openai-responses.js';
-import { openaiResponsesOutcome } from './openai-responses-items.js';
-import type { ParsedRequest, ResolvedTurn, WireEvent } from './protocol.js';
+import type { ParsedRequest, WireEvent } from './protocol.js';
+import { at, CONTRACTS, roundTrip } from './protocol.test-support.js';
 
-function turn(overrides: Partial<ResolvedTurn> = {}): ResolvedTurn {
-  return {
-    content: [{ type: 'text', text: 'Hello, world' }],
-    stopReason: 'end_turn',
-    rawStopReason: undefined,
-    usage: { input: 10, output: 20, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
-    model: 'gpt-test',
-    responseId: 'resp_mock000001',
-    textDelta: 5,
-    argumentsDelta: 8,
-    created: 1_700_000_000,
-    ...overrides,
-  };
-}
-
-function request(body: Record<string, unknown> = {}): ParsedRequest {
-  return {
-    protocol: 'openai-responses',
-    method: 'POST',
-    path: '/v1/responses',
-    query: new URLSearchParams(),
-    headers: {},
-    body: { model: 'gpt-test', stream: true, ...body },
-    rawBody: '{}',
-    model: 'gpt-test',
-    stream: true,
-    includeUsage: false,
-  };
-}
-
-/** Walk parsed JSON by keys and indexes; undefined where the path does not exist. */
-function at(value: unknown, ...path: (string | number)[]): unknown {
-  let current = value;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<string | number, unknown>)[key];
-  }
-  return current;
-}
+const contract = CONTRACTS['openai-responses'];
+const turn = contract.turn;
+const request = (body: Record<string, unknown> = {}): ParsedRequest =>
+  contract.request({ body: { model: 'gpt-test', stream: true, ...body } });
 const payloads = (events: WireEvent[]): unknown[] => events.map((event) => JSON.parse(event.data));
 const types = (events: WireEvent[]): unknown[] => payloads(events).map((payload) => at(payload, 'type'));
-const roundTrip = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
 const everyBlock = turn({
   content: [
@@ -92,41 +56,6 @@ const expectedUsage = {
   total_tokens: 155,
 };
 
-describe('openaiResponsesProtocol.matchRoute', () => {
-  it('takes POST …/responses with model and stream', () => {
-    expect(openaiResponsesProtocol.matchRoute('POST', '/v1/responses', { model: 'gpt-5', stream: true })).toEqual({
-      model: 'gpt-5',
-      stream: true,
-    });
-    expect(openaiResponsesProtocol.matchRoute('POST', '/openai/v1/responses', {})).toEqual({
-      model: '',
-      stream: false,
-    });
-  });
-
-  it('leaves other routes and methods alone', () => {
-    expect(openaiResponsesProtocol.matchRoute('GET', '/v1/responses', undefined)).toBeUndefined();
-    expect(openaiResponsesProtocol.matchRoute('POST', '/v1/responses/resp_1/cancel', {})).toBeUndefined();
-    expect(openaiResponsesProtocol.matchRoute('POST', '/v1/chat/completions', {})).toBeUndefined();
-  });
-});
-
-describe('openaiResponsesOutcome', () => {
-  it('completes normally and is incomplete for token limits and filtering', () => {
-    expect(openaiResponsesOutcome('end_turn')).toEqual({ status: 'completed', incompleteReason: undefined });
-    expect(openaiResponsesOutcome('tool_use')).toEqual({ status: 'completed', incompleteReason: undefined });
-    expect(openaiResponsesOutcome('max_tokens')).toEqual({
-      status: 'incomplete',
-      incompleteReason: 'max_output_tokens',
-    });
-    expect(openaiResponsesOutcome('content_filter')).toEqual({
-      status: 'incomplete',
-      incompleteReason: 'content_filter',
-    });
-    expect(openaiResponsesOutcome('refusal')).toEqual({ status: 'incomplete', incompleteReason: 'content_filter' });
-  });
-});
-
 describe('openaiResponsesProtocol.renderResponse', () => {
   it('renders reasoning, message and function_call items with usage', () => {
     const body = roundTrip(openaiResponsesProtocol.renderResponse(everyBlock, request({ instructions: 'Be brief.' })));
@@ -144,14 +73,12 @@ describe('openaiResponsesProtocol.renderResponse', () => {
     expect(at(body, 'output')).toEqual(expectedOutput);
   });
 
-  it('is incomplete at the token limit and sends a raw stop value as the reason', () => {
+  it('is incomplete at the token limit with the reason as an object', () => {
     const limited = roundTrip(openaiResponsesProtocol.renderResponse(turn({ stopReason: 'max_tokens' }), request()));
     expect([at(limited, 'status'), at(limited, 'incomplete_details')]).toEqual([
       'incomplete',
       { reason: 'max_output_tokens' },
     ]);
-    const raw = roundTrip(openaiResponsesProtocol.renderResponse(turn({ rawStopReason: 'weird' }), request()));
-    expect(at(raw, 'incomplete_details', 'reason')).toBe('weird');
   });
 
   it('leaves out call_id for a call without an id, and encrypted_content without a signature', () => {
@@ -249,21 +176,21 @@ describe('openaiResponsesProtocol.renderStream', () => {
 });
 
 describe('openaiResponsesProtocol errors', () => {
-  const table: [MockErrorKind, number, string | null][] = [
-    ['rate_limit', 429, 'rate_limit_exceeded'],
-    ['quota', 429, 'insufficient_quota'],
-    ['overloaded', 503, 'server_is_overloaded'],
-    ['context_overflow', 400, 'context_length_exceeded'],
-    ['auth', 401, 'invalid_api_key'],
-    ['permission', 403, 'unsupported_country_region_territory'],
-    ['not_found', 404, 'model_not_found'],
-    ['invalid_request', 400, 'missing_required_parameter'],
-    ['server', 500, null],
+  // Statuses per kind are checked for every protocol in protocol-contract.test.ts.
+  const table: [MockErrorKind, string | null][] = [
+    ['rate_limit', 'rate_limit_exceeded'],
+    ['quota', 'insufficient_quota'],
+    ['overloaded', 'server_is_overloaded'],
+    ['context_overflow', 'context_length_exceeded'],
+    ['auth', 'invalid_api_key'],
+    ['permission', 'unsupported_country_region_territory'],
+    ['not_found', 'model_not_found'],
+    ['invalid_request', 'missing_required_parameter'],
+    ['server', null],
   ];
 
-  it.each(table)('renders %s as %i with code %s', (kind, status, code) => {
+  it.each(table)('renders %s with code %s', (kind, code) => {
     const rendered = openaiResponsesProtocol.renderError({ error: kind }, request());
-    expect(rendered.status).toBe(status);
     expect(at(JSON.parse(rendered.body), 'error', 'code')).toBe(code);
   });
 
@@ -288,11 +215,6 @@ describe('openaiResponsesProtocol errors', () => {
     const first = openaiResponsesProtocol.renderStreamError({ error: 'server', message: 'x' }, request());
     expect(JSON.parse(first.data)).toEqual({ type: 'error', code: 'server_error', message: 'x', param: null });
     expect(openaiResponsesProtocol.renderStreamError({ error: 'server', message: 'x' }, request())).toEqual(first);
-  });
-
-  it('keeps alive with an SSE comment and sends x-request-id', () => {
-    expect(openaiResponsesProtocol.keepAlive()).toBeUndefined();
-    expect(openaiResponsesProtocol.responseHeaders('req_1')).toEqual({ 'x-request-id': 'req_1' });
   });
 });
 
