@@ -1,32 +1,19 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type MockServer, type MockTurn, startMockServer } from '@boxagnts/testkit';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { MockTurn } from '@boxagnts/testkit';
+import { describe, expect, it } from 'vitest';
 import { assembleMessage } from '../../shared/message-assembler.js';
 import { isLlmError } from '../../spec/llm-error.js';
 import { isContextOverflowError, isMissingApiKeyError, isRedirectError } from '../../spec/llm-error-classes.js';
-import type { StreamEvent } from '../../spec/stream-event.js';
+import { lastError, startFaultTestSetup } from '../../test/fault-test-setup.js';
 import { collect, expectWellFormed, helloRequest } from './anthropic-messages.test.helpers.js';
 import { type AnthropicMessagesSettings, createAnthropicMessagesProvider } from './anthropic-messages-provider.js';
 
-// Every fault the testkit can inject, against this adapter: what the caller sees and how many
-// requests it took. Retries sleep through an injected function, so nothing here waits on backoff.
+// The testkit's faults where this adapter's answer is its own: Anthropic's status codes and error
+// wording, ping keep-alives, in-stream error events, generated ids, keys. The generic fault cases run
+// for every adapter in conformance/cross-adapter.test.ts. Retries sleep through an injected function.
 
-let mock: MockServer;
-const sleeps: number[] = [];
-
-beforeAll(async () => {
-  mock = await startMockServer();
-});
-
-afterAll(async () => {
-  await mock.close();
-});
-
-beforeEach(() => {
-  sleeps.length = 0;
-  mock.clearRequests();
-});
+const { mock, sleeps, fast } = await startFaultTestSetup();
 
 const textTurn: MockTurn = { text: 'The port is 8000, as the config says.', chunking: { textDelta: 4 } };
 const toolTurn: MockTurn = {
@@ -40,20 +27,9 @@ function provider(settings: AnthropicMessagesSettings = {}) {
   return createAnthropicMessagesProvider({
     baseURL: mock.url,
     apiKey: 'fault-test-key-0123456789',
-    retry: {
-      maxRetries: 2,
-      sleep: async (ms: number) => {
-        sleeps.push(ms);
-      },
-    },
-    stall: { firstByteTimeoutMs: 300, idleTimeoutMs: 300 },
+    ...fast,
     ...settings,
   });
-}
-
-function lastError(events: readonly StreamEvent[]) {
-  const last = events.at(-1);
-  return last?.type === 'error' ? last.error : undefined;
 }
 
 describe('HTTP errors', () => {
@@ -96,68 +72,19 @@ describe('HTTP errors', () => {
     expect(mock.requests).toHaveLength(1);
   });
 
-  it('a rate limit is retried after the retry-after the server asked for', async () => {
-    mock.setScript({ steps: [textTurn], repeatLast: true });
-    mock.injectFault({ kind: 'http_error', error: 'rate_limit', retryAfterSeconds: 3 });
-    const events = await collect(provider());
-    expectWellFormed(events);
-    expect(events.at(-1)?.type).toBe('message-end');
-    expect(sleeps).toEqual([3000]);
-    expect(mock.requests).toHaveLength(2);
-  });
-
-  it('a retry-after beyond the cap fails at once', async () => {
-    mock.setScript({ steps: [textTurn], repeatLast: true });
-    mock.injectFault({ kind: 'http_error', error: 'rate_limit', retryAfterSeconds: 120 });
-    const error = lastError(await collect(provider()));
-    expect(error?.reason).toBe('rate_limit');
-    expect(error?.retryAfterMs).toBe(120_000);
-    expect(sleeps).toEqual([]);
-    expect(mock.requests).toHaveLength(1);
-  });
-
   it.each([
     ['overloaded', 529],
     ['server', 500],
-  ] as const)('%s (HTTP %i) is retried and the retry emits nothing twice', async (kind, status) => {
-    mock.setScript({ steps: [textTurn], repeatLast: true });
-    mock.injectFault({ kind: 'http_error', error: kind }, { times: 2 });
-    const events = await collect(provider());
-    expectWellFormed(events);
-    expect(events.filter((event) => event.type === 'message-start')).toHaveLength(1);
-    expect(events.filter((event) => event.type === 'text-start')).toHaveLength(1);
-    expect((await assembleMessage(events)).message.content).toEqual([
-      { type: 'text', text: 'The port is 8000, as the config says.' },
-    ]);
-    expect(mock.requests).toHaveLength(3);
-    expect(sleeps).toHaveLength(2);
-
-    mock.clearRequests();
+  ] as const)('%s (HTTP %i) is retried to the limit', async (kind, status) => {
     mock.setScript({ steps: [{ ...textTurn, fault: { kind: 'http_error', error: kind } }], repeatLast: true });
     const error = lastError(await collect(provider()));
     expect([error?.reason, error?.status]).toEqual([kind, status]);
     expect(mock.requests).toHaveLength(3);
+    expect(sleeps).toHaveLength(2);
   });
 });
 
 describe('broken streams', () => {
-  it('a reset before any content is retried', async () => {
-    mock.setScript({ steps: [textTurn], repeatLast: true });
-    mock.injectFault({ kind: 'reset', afterBytes: 0 });
-    const events = await collect(provider());
-    expect(events.at(-1)?.type).toBe('message-end');
-    expect(mock.requests).toHaveLength(2);
-  });
-
-  it('a reset after content ends with one terminal network error', async () => {
-    mock.setScript({ steps: [{ ...textTurn, fault: { kind: 'reset', afterBytes: 900 } }], repeatLast: true });
-    const events = await collect(provider());
-    expectWellFormed(events);
-    expect(events.some((event) => event.type === 'text-delta')).toBe(true);
-    expect(lastError(events)?.reason).toBe('network');
-    expect(mock.requests).toHaveLength(1);
-  });
-
   it('a truncated stream (no message_delta / message_stop) is an error, not a success', async () => {
     mock.setScript({ steps: [{ ...textTurn, fault: { kind: 'truncate' } }], repeatLast: true });
     const events = await collect(provider());
@@ -167,7 +94,6 @@ describe('broken streams', () => {
   });
 
   it.each([
-    ['after the headers', { kind: 'stall' as const }, 3],
     ['with only pings', { kind: 'stall' as const, pingIntervalMs: 20 }, 3],
     ['after content', { kind: 'stall' as const, afterEvents: 5 }, 1],
     ['after content, then only pings', { kind: 'stall' as const, afterEvents: 5, pingIntervalMs: 20 }, 1],
@@ -211,54 +137,25 @@ describe('broken streams', () => {
 });
 
 describe('broken tool calls', () => {
-  it('malformed argument JSON gives inputError with input {} in both paths', async () => {
+  it('malformed argument JSON gives input {} through createMessage too, for every call', async () => {
     const turn: MockTurn = { ...toolTurn, fault: { kind: 'malformed_tool_arguments' } };
-    mock.setScript({ steps: [turn, turn] });
-    const events = await collect(provider());
-    const ends = events.filter((event) => event.type === 'tool-call-end');
-    expect(ends).toHaveLength(2);
-    for (const end of ends) {
-      expect(end.type === 'tool-call-end' && [end.input, end.inputError?.kind]).toEqual([{}, 'invalid-json']);
-    }
+    mock.setScript({ steps: [turn] });
     const created = await provider().createMessage(helloRequest);
+    expect(created.message.content).toHaveLength(2);
     for (const block of created.message.content) {
       expect(block.type === 'tool_use' && [block.input, block.inputError?.kind]).toEqual([{}, 'invalid-json']);
     }
   });
 
-  it('duplicate ids get _2; missing ids become call_<index>', async () => {
-    mock.setScript({
-      steps: [
-        { ...toolTurn, fault: { kind: 'duplicate_tool_ids' } },
-        { ...toolTurn, fault: { kind: 'missing_tool_ids' } },
-        { ...toolTurn, fault: { kind: 'duplicate_tool_ids' } },
-      ],
-    });
-    const ids = (response: Awaited<ReturnType<typeof assembleMessage>>) =>
-      response.message.content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
-    const duplicated = ids(await assembleMessage(await collect(provider())));
-    expect(duplicated[1]).toBe(`${duplicated[0]}_2`);
-    expect(ids(await assembleMessage(await collect(provider())))).toEqual(['call_0', 'call_1']);
-    const created = ids(await provider().createMessage(helloRequest));
-    expect(created[1]).toBe(`${created[0]}_2`);
+  it('missing ids become call_<index>', async () => {
+    mock.setScript({ steps: [{ ...toolTurn, fault: { kind: 'missing_tool_ids' } }] });
+    const response = await assembleMessage(await collect(provider()));
+    const ids = response.message.content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
+    expect(ids).toEqual(['call_0', 'call_1']);
   });
 });
 
 describe('calls that never reach a model', () => {
-  it('aborting mid-stream ends promptly with an aborted error', async () => {
-    mock.setScript({ steps: [{ text: 'x'.repeat(200), chunking: { textDelta: 1, delayMs: 20 } }] });
-    const controller = new AbortController();
-    const events: StreamEvent[] = [];
-    const started = Date.now();
-    for await (const event of provider().streamMessage(helloRequest, { signal: controller.signal })) {
-      events.push(event);
-      if (event.type === 'text-delta') controller.abort();
-    }
-    expect(Date.now() - started).toBeLessThan(2_000);
-    expectWellFormed(events);
-    expect(lastError(events)?.reason).toBe('aborted');
-  });
-
   it('an aborted createMessage rejects with aborted', async () => {
     mock.setScript({ steps: [{ ...textTurn, fault: { kind: 'stall' } }] });
     const controller = new AbortController();

@@ -1,30 +1,21 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type MockErrorKind, type MockFault, type MockServer, type MockTurn, startMockServer } from '@boxagnts/testkit';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { MockErrorKind, MockFault, MockTurn } from '@boxagnts/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLlmError, type LlmError } from '../../spec/llm-error.js';
 import { isContextOverflowError, isQuotaExceededError } from '../../spec/llm-error-classes.js';
 import type { ToolUseBlock } from '../../spec/message.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
+import { startFaultTestSetup } from '../../test/fault-test-setup.js';
 import { assemble, collectEvents, expectWellFormed } from './openai-chat.test.helpers.js';
 import { createOpenAIChatProvider } from './openai-chat-provider.js';
 import type { OpenAIChatSettings } from './openai-chat-settings.js';
 
-let mock: MockServer;
-const sleeps: number[] = [];
+// The testkit's faults where the OpenAI Chat adapter's answer is its own: status codes, error bodies
+// and wordings (Moonshot, Azure, vLLM), retry-after-ms, keep-alive comments, in-stream error chunks,
+// generated ids. The generic fault cases run for every adapter in conformance/cross-adapter.test.ts.
 
-beforeAll(async () => {
-  mock = await startMockServer();
-});
-
-afterAll(async () => {
-  await mock.close();
-});
-
-beforeEach(() => {
-  sleeps.length = 0;
-  mock.clearRequests();
-});
+const { mock, sleeps, fast } = await startFaultTestSetup();
 
 const request = { model: 'gpt-test', messages: [{ role: 'user' as const, content: 'Hi' }] };
 
@@ -38,13 +29,7 @@ function provider(settings: OpenAIChatSettings = {}) {
   return createOpenAIChatProvider({
     baseURL: `${mock.url}/v1`,
     apiKey: 'sk-test-key-5678',
-    retry: {
-      maxRetries: 2,
-      sleep: async (ms) => {
-        sleeps.push(ms);
-      },
-    },
-    stall: { firstByteTimeoutMs: 300, idleTimeoutMs: 300 },
+    ...fast,
     ...settings,
   });
 }
@@ -127,41 +112,11 @@ describe('HTTP errors', () => {
     mock.setScript({ steps: [] });
   });
 
-  it('a rate limit is retried after the retry-after the server asked for', async () => {
-    const events = await run(textTurn, undefined, [
-      [{ kind: 'http_error', error: 'rate_limit', retryAfterSeconds: 2 }, 1],
-    ]);
-    expect(events.at(-1)?.type).toBe('message-end');
-    expect(sleeps).toEqual([2000]);
-    expect(mock.requests).toHaveLength(2);
-    expect(textOf(events)).toBe('Hello from the mock, in several pieces.');
-  });
-
   it('retry-after-ms wins over retry-after', async () => {
     await run(textTurn, undefined, [
       [{ kind: 'http_error', error: 'rate_limit', retryAfterSeconds: 9, retryAfterMs: 1500 }, 1],
     ]);
     expect(sleeps).toEqual([1500]);
-  });
-
-  it('a retry-after beyond the cap fails at once', async () => {
-    const error = terminalError(
-      await run(textTurn, undefined, [[{ kind: 'http_error', error: 'rate_limit', retryAfterSeconds: 120 }, 1]]),
-    );
-    expect(error.reason).toBe('rate_limit');
-    expect(error.retryAfterMs).toBe(120_000);
-    expect(sleeps).toEqual([]);
-    expect(mock.requests).toHaveLength(1);
-    mock.setScript({ steps: [] });
-  });
-
-  it.each(['overloaded', 'server'] as const)('%s is retried and the retry repeats no event', async (kind) => {
-    const events = await run(textTurn, undefined, [[{ kind: 'http_error', error: kind }, 2]]);
-    expect(mock.requests).toHaveLength(3);
-    expect(sleeps).toHaveLength(2);
-    expect(events.filter((event) => event.type === 'message-start')).toHaveLength(1);
-    expect(events.filter((event) => event.type === 'text-start')).toHaveLength(1);
-    expect(textOf(events)).toBe('Hello from the mock, in several pieces.');
   });
 
   it('an Azure content-filter rejection is content_filter', async () => {
@@ -176,18 +131,12 @@ describe('HTTP errors', () => {
     expect(error.isRetryable).toBe(false);
   });
 
-  it('createMessage rejects with the same classification and retries the same way', async () => {
+  it('createMessage retries an overload the same way', async () => {
     mock.setScript({ steps: [textTurn], repeatLast: true });
     mock.injectFault({ kind: 'http_error', error: 'overloaded' }, { times: 1 });
     const response = await provider().createMessage(request);
     expect(response.message.content).toEqual([{ type: 'text', text: 'Hello from the mock, in several pieces.' }]);
     expect(mock.requests).toHaveLength(2);
-    mock.injectFault({ kind: 'http_error', error: 'quota' }, { times: 3 });
-    const failure = await provider()
-      .createMessage(request)
-      .catch((error: unknown) => error);
-    expect(isLlmError(failure) && failure.reason).toBe('quota');
-    expect(mock.requests).toHaveLength(3);
   });
 
   it('a missing key fails before any request, naming the variable', async () => {
@@ -233,19 +182,6 @@ describe('error bodies the openai SDK would lose', () => {
 });
 
 describe('broken streams', () => {
-  it('a reset before any content is retried', async () => {
-    const events = await run(textTurn, undefined, [[{ kind: 'reset', afterBytes: 0 }, 1]]);
-    expect(events.at(-1)?.type).toBe('message-end');
-    expect(mock.requests).toHaveLength(2);
-  });
-
-  it('a reset after content is one terminal network error', async () => {
-    const events = await run(textTurn, undefined, [[{ kind: 'reset', afterBytes: 900 }, 1]]);
-    expect(textOf(events).length).toBeGreaterThan(0);
-    expect(terminalError(events).reason).toBe('network');
-    expect(mock.requests).toHaveLength(1);
-  });
-
   it('a truncated stream (no finish, no [DONE]) is a terminal error, not a silent success', async () => {
     const events = await run(textTurn, undefined, [[{ kind: 'truncate' }, 1]]);
     expect(textOf(events)).toBe('Hello from the mock, in several pieces.');
@@ -260,19 +196,6 @@ describe('broken streams', () => {
       .catch((error: unknown) => error);
     expect(isLlmError(failure) && failure.reason).toBe('network');
     mock.setScript({ steps: [] });
-  });
-
-  it('a stall after content ends with stream_stall', async () => {
-    const started = Date.now();
-    const events = await run(textTurn, undefined, [[{ kind: 'stall', afterEvents: 3 }, 1]]);
-    expect(terminalError(events).reason).toBe('stream_stall');
-    expect(Date.now() - started).toBeLessThan(3000);
-  });
-
-  it('a stall before the first byte is retried', async () => {
-    const events = await run(textTurn, undefined, [[{ kind: 'stall' }, 1]]);
-    expect(events.at(-1)?.type).toBe('message-end');
-    expect(mock.requests).toHaveLength(2);
   });
 
   it('keep-alive comments alone do not count as progress: stream_stall', async () => {
@@ -308,23 +231,6 @@ describe('broken streams', () => {
     expect(error.reason).toBe(reason);
     expect(error.message).toContain('in the middle of the stream');
     expect(mock.requests).toHaveLength(1);
-  });
-
-  it('aborting mid-stream ends promptly with an aborted error', async () => {
-    mock.setScript({ steps: [{ text: 'x'.repeat(400), chunking: { textDelta: 2, delayMs: 20 } }] });
-    const controller = new AbortController();
-    const events: StreamEvent[] = [];
-    let abortedAt = 0;
-    for await (const event of provider().streamMessage(request, { signal: controller.signal })) {
-      events.push(event);
-      if (event.type === 'text-delta' && abortedAt === 0) {
-        abortedAt = Date.now();
-        controller.abort();
-      }
-    }
-    expect(Date.now() - abortedAt).toBeLessThan(500);
-    expect(terminalError(events).reason).toBe('aborted');
-    expectWellFormed(events);
   });
 
   it('aborting createMessage rejects with aborted', async () => {
