@@ -45,6 +45,26 @@ describe('RootLock', () => {
     }
   });
 
+  it('grants the lock in call order, whichever spelling resolves first', async () => {
+    const dir = await tempDir('lock-order');
+    const alias = join(dir.path, '..', `${dir.path.split('/').pop()}-alias`);
+    await symlink(dir.path, alias);
+    try {
+      const lock = new RootLock();
+      const order: number[] = [];
+      const calls = Array.from({ length: 40 }, (_, index) =>
+        lock.withLock(index % 3 === 0 ? alias : dir.path, async () => {
+          order.push(index);
+        }),
+      );
+      await Promise.all(calls);
+      expect(order).toEqual(Array.from({ length: 40 }, (_, index) => index));
+    } finally {
+      await rm(alias);
+      await dir.remove();
+    }
+  });
+
   it('releases the lock when the work throws', async () => {
     const lock = new RootLock();
     await expect(

@@ -8,17 +8,25 @@ import { resolve } from 'node:path';
  */
 export class RootLock {
   private readonly tails = new Map<string, Promise<void>>();
+  /** Callers register in call order: resolving one root's real path never lets a later call overtake. */
+  private registration: Promise<unknown> = Promise.resolve();
 
-  /** Runs `work` once every earlier holder of `root` has finished. */
+  /** Runs `work` once every earlier holder of `root` (earlier by call order) has finished. */
   async withLock<T>(root: string, work: () => Promise<T>): Promise<T> {
-    const key = await canonicalRoot(root);
-    const previous = this.tails.get(key) ?? Promise.resolve();
     let release: () => void = () => {};
     const current = new Promise<void>((done) => {
       release = done;
     });
-    const tail = previous.then(() => current);
-    this.tails.set(key, tail);
+    const registered = this.registration
+      .then(() => canonicalRoot(root))
+      .then((key) => {
+        const previous = this.tails.get(key) ?? Promise.resolve();
+        const tail = previous.then(() => current);
+        this.tails.set(key, tail);
+        return { key, previous, tail };
+      });
+    this.registration = registered.catch(() => undefined);
+    const { key, previous, tail } = await registered;
     await previous;
     try {
       return await work();
