@@ -79,7 +79,7 @@ export async function runConfigEditorDemo(
       messages: [{ role: 'user', content: 'Read config.toml and change port to 8080.' }],
       tools: () => tools.tools(),
       toolContext: { root, sessionId: 'config-editor-demo' },
-      config: { model: 'claude-sonnet-4-5', maxTurns: 8, budgetUsd: 0.5, maxOutputTokens: 1024 },
+      config: { model: 'claude-sonnet-4-6', maxTurns: 8, budgetUsd: 0.5, maxOutputTokens: 1024 },
     });
     let outcome: QueryOutcome | undefined;
     let streaming = false;

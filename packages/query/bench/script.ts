@@ -7,7 +7,7 @@
  */
 
 /** A model id in the @boxagnts/api catalogue, so cost and context-window lookups really happen. */
-export const MODEL_ID = 'claude-sonnet-4-5';
+export const MODEL_ID = 'claude-sonnet-4-6';
 /** The provider id the catalogue prices `MODEL_ID` under. */
 export const PROVIDER_ID = 'anthropic';
 export const TOOL_NAME = 'echo';

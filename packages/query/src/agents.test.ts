@@ -45,7 +45,7 @@ describe('agent definitions', () => {
         messages: [{ role: 'user', content: 'hi' }],
         tools: allTools,
         toolContext: { root: harness.root, sessionId: 'a1' },
-        config: { model: 'claude-sonnet-4-5', agent: BUILTIN_AGENTS[name] },
+        config: { model: 'claude-sonnet-4-6', agent: BUILTIN_AGENTS[name] },
       });
       const request = harness.mock.requests[0]?.body as Body;
       expect(request.tools?.map((entry) => entry.name).sort()).toEqual(expected);
@@ -65,7 +65,7 @@ describe('agent definitions', () => {
       tools: allTools,
       toolContext: { root: harness.root, sessionId: 'a2' },
       config: {
-        model: 'claude-sonnet-4-5',
+        model: 'claude-sonnet-4-6',
         maxTurns: 10,
         agent: {
           name: 'quick',
@@ -132,7 +132,7 @@ describe('tree limits', () => {
       messages: [{ role: 'user', content: 'hi' }],
       tools: [slow],
       toolContext: { root: harness.root, sessionId: 't2' },
-      config: { model: 'claude-sonnet-4-5', timeoutMs: 100 },
+      config: { model: 'claude-sonnet-4-6', timeoutMs: 100 },
     });
     expect(outcome.reason).toBe('error');
     expect(outcome.reason === 'error' && outcome.error).toContain('timeout');

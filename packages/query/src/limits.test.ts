@@ -36,7 +36,7 @@ describe('limits and control', () => {
       messages: [{ role: 'user', content: 'loop' }],
       tools: [echo],
       toolContext: { root: harness.root, sessionId: 'l1' },
-      config: { model: 'claude-sonnet-4-5', maxTurns: 3 },
+      config: { model: 'claude-sonnet-4-6', maxTurns: 3 },
     });
     expect(outcome.reason).toBe('max_turns');
     expect(outcome.turns).toBe(3);
@@ -44,7 +44,7 @@ describe('limits and control', () => {
   });
 
   it('ends with budget_exceeded once the run has spent its USD budget, with the numbers', async () => {
-    // claude-sonnet-4-5 costs $3 per million input tokens: 500k input tokens are $1.50 a call.
+    // claude-sonnet-4-6 costs $3 per million input tokens: 500k input tokens are $1.50 a call.
     harness = await startHarness({
       steps: [{ ...callEcho('x'), usage: { input: 500_000, output: 10 } }],
       repeatLast: true,
@@ -54,7 +54,7 @@ describe('limits and control', () => {
       messages: [{ role: 'user', content: 'spend' }],
       tools: [echo],
       toolContext: { root: harness.root, sessionId: 'l2' },
-      config: { model: 'claude-sonnet-4-5', budgetUsd: 2 },
+      config: { model: 'claude-sonnet-4-6', budgetUsd: 2 },
     });
     expect(outcome.reason).toBe('budget_exceeded');
     if (outcome.reason !== 'budget_exceeded') return;
@@ -90,7 +90,7 @@ describe('limits and control', () => {
       messages: [{ role: 'user', content: 'wait' }],
       tools: [waitForever],
       toolContext: { root: harness.root, sessionId: 'l3' },
-      config: { model: 'claude-sonnet-4-5' },
+      config: { model: 'claude-sonnet-4-6' },
       signal: controller.signal,
     });
     let outcome: Awaited<ReturnType<typeof run.next>>['value'];
@@ -120,7 +120,7 @@ describe('limits and control', () => {
       provider: harness.provider,
       messages: [{ role: 'user', content: 'hi' }],
       toolContext: { root: harness.root, sessionId: 'l4' },
-      config: { model: 'claude-sonnet-4-5' },
+      config: { model: 'claude-sonnet-4-6' },
       signal: controller.signal,
     });
     let reason = '';
@@ -149,7 +149,7 @@ describe('limits and control', () => {
       messages: [{ role: 'user', content: 'start' }],
       tools: [echo],
       toolContext: { root: harness.root, sessionId: 'l5' },
-      config: { model: 'claude-sonnet-4-5' },
+      config: { model: 'claude-sonnet-4-6' },
       pending: {
         drain() {
           drains++;
@@ -174,7 +174,7 @@ describe('limits and control', () => {
       messages: [{ role: 'user', content: 'go' }],
       tools: [echo],
       toolContext: { root: harness.root, sessionId: 'l6' },
-      config: { model: 'claude-sonnet-4-5' },
+      config: { model: 'claude-sonnet-4-6' },
     });
     expect(outcome.reason).toBe('end_turn');
     expect(events.some((event) => event.type === 'status' && event.kind === 'tool-loop')).toBe(true);
@@ -193,7 +193,7 @@ describe('limits and control', () => {
       messages: [{ role: 'user', content: 'go' }],
       tools: [echo],
       toolContext: { root: harness.root, sessionId: 'l7' },
-      config: { model: 'claude-sonnet-4-5', toolResultBudgetChars: 5000 },
+      config: { model: 'claude-sonnet-4-6', toolResultBudgetChars: 5000 },
     });
     expect(outcome.reason).toBe('end_turn');
     expect(events.some((event) => event.type === 'status' && event.kind === 'tool-results-trimmed')).toBe(true);
@@ -243,7 +243,7 @@ describe('limits and control', () => {
       tools: [echo, read],
       toolContext: { root: harness.root, sessionId: 'l8' },
       config: {
-        model: 'claude-sonnet-4-5',
+        model: 'claude-sonnet-4-6',
         contextWindow: 5000,
         agent: {
           name: 'careful',

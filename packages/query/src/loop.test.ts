@@ -37,7 +37,7 @@ describe('runQuery over HTTP', () => {
       messages: [{ role: 'user', content: 'What port?' }],
       tools: [lookup],
       toolContext: { root: harness.root, sessionId: 's1' },
-      config: { model: 'claude-sonnet-4-5', date: '2026-11-30' },
+      config: { model: 'claude-sonnet-4-6', date: '2026-11-30' },
       session: { store, sessionId: 's1' },
     });
     expect(outcome.reason).toBe('end_turn');
@@ -106,7 +106,7 @@ describe('runQuery over HTTP', () => {
       messages: [{ role: 'user', content: 'Go' }],
       tools: [slowRead, writeNote],
       toolContext: { root: harness.root, sessionId: 's2' },
-      config: { model: 'claude-sonnet-4-5' },
+      config: { model: 'claude-sonnet-4-6' },
     });
     expect(outcome.reason).toBe('end_turn');
     // The two reads overlapped; the writes did not overlap anything.
@@ -147,7 +147,7 @@ describe('runQuery over HTTP', () => {
       messages: [{ role: 'user', content: 'Go' }],
       tools: [echo],
       toolContext: { root: harness.root, sessionId: 's3' },
-      config: { model: 'claude-sonnet-4-5' },
+      config: { model: 'claude-sonnet-4-6' },
     });
     const results = outcome.messages[2]?.content as Array<{ isError?: boolean; content: string }>;
     expect(results).toHaveLength(3);

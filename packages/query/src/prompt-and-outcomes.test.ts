@@ -39,7 +39,7 @@ describe('the system prompt', () => {
       tools: [echo],
       toolContext: { root: harness.root, sessionId: 'p1' },
       config: {
-        model: 'claude-sonnet-4-5',
+        model: 'claude-sonnet-4-6',
         skills: formatSkillListing(catalogue.skills),
         agentsMd: 'Use tabs in this project.',
         outputStyle: 'Answer tersely.',
@@ -75,7 +75,7 @@ describe('the system prompt', () => {
       provider: harness.provider,
       messages: [{ role: 'user', content: 'hi' }],
       toolContext: { root: harness.root, sessionId: 'p2' },
-      config: { model: 'claude-sonnet-4-5', maxOutputTokens: 4096, thinking: { type: 'enabled', budgetTokens: 2048 } },
+      config: { model: 'claude-sonnet-4-6', maxOutputTokens: 4096, thinking: { type: 'enabled', budgetTokens: 2048 } },
     });
     expect((harness.mock.requests[0]?.body as Body | undefined)?.thinking).toEqual({
       type: 'enabled',
@@ -91,7 +91,7 @@ describe('outcomes and callbacks', () => {
       provider: harness.provider,
       messages: [{ role: 'user', content: 'something bad' }],
       toolContext: { root: harness.root, sessionId: 'o1' },
-      config: { model: 'claude-sonnet-4-5' },
+      config: { model: 'claude-sonnet-4-6' },
     });
     expect(outcome.reason).toBe('refusal');
   });
@@ -102,7 +102,7 @@ describe('outcomes and callbacks', () => {
       provider: harness.provider,
       messages: [{ role: 'user', content: 'hi' }],
       toolContext: { root: harness.root, sessionId: 'o2' },
-      config: { model: 'claude-sonnet-4-5', fallbackModels: [{ model: 'claude-haiku-4-5' }] },
+      config: { model: 'claude-sonnet-4-6', fallbackModels: [{ model: 'claude-haiku-4-5' }] },
     });
     expect(outcome.reason).toBe('error');
     expect(outcome.reason === 'error' && outcome.error).toMatch(/^auth/);
@@ -118,7 +118,7 @@ describe('outcomes and callbacks', () => {
         provider: harness.provider,
         messages: [{ role: 'user', content: 'hi' }],
         toolContext: { root: harness.root, sessionId: 'o3' },
-        config: { model: 'claude-sonnet-4-5' },
+        config: { model: 'claude-sonnet-4-6' },
       },
       (event) => seen.push(event.type),
     );
@@ -139,7 +139,7 @@ describe('outcomes and callbacks', () => {
       provider: harness.provider,
       messages: [{ role: 'user', content: 'hi' }],
       toolContext: { root: harness.root, sessionId: 'o4' },
-      config: { model: 'claude-sonnet-4-5' },
+      config: { model: 'claude-sonnet-4-6' },
     });
     expect(outcome.reason).toBe('end_turn');
     expect(outcome.text).toBe('Complete answer.');
@@ -165,7 +165,7 @@ describe('outcomes and callbacks', () => {
       messages: [{ role: 'user', content: 'hi' }],
       tools: [hang],
       toolContext: { root: harness.root, sessionId: 'o5' },
-      config: { model: 'claude-sonnet-4-5', tools: { timeoutMs: 50 } },
+      config: { model: 'claude-sonnet-4-6', tools: { timeoutMs: 50 } },
     });
     expect(outcome.reason).toBe('end_turn');
     expect(JSON.stringify(outcome.messages[2])).toContain('timed out after 50 ms');

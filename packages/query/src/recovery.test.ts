@@ -30,7 +30,7 @@ describe('recovery', () => {
       provider: harness.provider,
       messages: [{ role: 'user', content: 'Write a lot.' }],
       toolContext: { root: harness.root, sessionId: 'r1' },
-      config: { model: 'claude-sonnet-4-5' },
+      config: { model: 'claude-sonnet-4-6' },
     });
     expect(outcome.reason).toBe('end_turn');
     expect(statuses(events)).toContain('resume-after-max-tokens');
@@ -71,7 +71,7 @@ describe('recovery', () => {
       messages: [{ role: 'user', content: 'Go' }],
       tools: [write],
       toolContext: { root: harness.root, sessionId: 'r2' },
-      config: { model: 'claude-sonnet-4-5', recovery: { maxTokensResumes: 2 } },
+      config: { model: 'claude-sonnet-4-6', recovery: { maxTokensResumes: 2 } },
     });
     expect(ran).toBe(0);
     expect(outcome.reason).toBe('error');
@@ -151,7 +151,7 @@ describe('recovery', () => {
       messages: [{ role: 'user', content: 'first question' }],
       tools: [lookup],
       toolContext: { root: harness.root, sessionId: 'r4' },
-      config: { model: 'claude-sonnet-4-5' },
+      config: { model: 'claude-sonnet-4-6' },
     });
     expect(first.outcome.reason).toBe('end_turn');
     const { outcome } = await collect({
@@ -160,7 +160,7 @@ describe('recovery', () => {
       tools: [lookup],
       toolContext: { root: harness.root, sessionId: 'r4' },
       config: {
-        model: 'claude-sonnet-4-5',
+        model: 'claude-sonnet-4-6',
         fallbackModels: [{ model: 'gpt-4.1', provider: openai, adapter: 'openai-chat' }],
       },
     });
@@ -190,7 +190,7 @@ describe('recovery', () => {
       provider: harness.provider,
       messages: [{ role: 'user', content: 'Hi' }],
       toolContext: { root: harness.root, sessionId: 'r5' },
-      config: { model: 'claude-sonnet-4-5' },
+      config: { model: 'claude-sonnet-4-6' },
     });
     expect(outcome.reason).toBe('end_turn');
     expect(outcome.text).toBe('A complete reply.');
@@ -230,7 +230,7 @@ describe('recovery', () => {
       provider: harness.provider,
       messages: history,
       toolContext: { root: harness.root, sessionId: 'r6' },
-      config: { model: 'claude-sonnet-4-5', compaction: { keepRecentTurns: 2 } },
+      config: { model: 'claude-sonnet-4-6', compaction: { keepRecentTurns: 2 } },
     });
     expect(outcome.reason).toBe('end_turn');
     expect(events.some((event) => event.type === 'recoverable-error' && event.action === 'compact')).toBe(true);
@@ -249,7 +249,7 @@ describe('recovery', () => {
       provider: harness.provider,
       messages: [{ role: 'user', content: 'Hi' }],
       toolContext: { root: harness.root, sessionId: 'r7' },
-      config: { model: 'claude-sonnet-4-5', compaction: { enabled: false } },
+      config: { model: 'claude-sonnet-4-6', compaction: { enabled: false } },
     });
     expect(outcome.reason).toBe('context_overflow');
     expect(harness.mock.requests).toHaveLength(1);

@@ -9,10 +9,10 @@ const USAGE: Usage = {
 
 describe('usage totals', () => {
   it('prices a catalogue model the same on every call, by id or by row', () => {
-    const first = callCost('claude-sonnet-4-5', 'anthropic', USAGE, undefined);
-    const again = callCost('claude-sonnet-4-5', 'anthropic', USAGE, undefined);
-    const row = findModel('claude-sonnet-4-5', { provider: 'anthropic' });
-    expect(row?.id).toBe('claude-sonnet-4-5');
+    const first = callCost('claude-sonnet-4-6', 'anthropic', USAGE, undefined);
+    const again = callCost('claude-sonnet-4-6', 'anthropic', USAGE, undefined);
+    const row = findModel('claude-sonnet-4-6', { provider: 'anthropic' });
+    expect(row?.id).toBe('claude-sonnet-4-6');
     expect(first).toBeGreaterThan(0);
     expect(again).toBe(first);
     expect(callCost(row ?? 'missing', 'anthropic', USAGE, undefined)).toBe(first);
@@ -22,11 +22,11 @@ describe('usage totals', () => {
     expect(findModel('no-such-model-xyz', { provider: 'anthropic' })).toBeUndefined();
     expect(findModel('no-such-model-xyz', { provider: 'anthropic' })).toBeUndefined();
     expect(callCost('no-such-model-xyz', 'anthropic', USAGE, undefined)).toBeUndefined();
-    const anywhere = findModel('claude-sonnet-4-5', { provider: 'vllm' });
-    const strict = findModel('claude-sonnet-4-5', { provider: 'vllm', anyProviderFallback: false });
-    expect(anywhere?.id).toBe('claude-sonnet-4-5');
+    const anywhere = findModel('claude-sonnet-4-6', { provider: 'vllm' });
+    const strict = findModel('claude-sonnet-4-6', { provider: 'vllm', anyProviderFallback: false });
+    expect(anywhere?.id).toBe('claude-sonnet-4-6');
     expect(strict).toBeUndefined();
-    expect(findModel('claude-sonnet-4-5', { provider: 'vllm' })).toBe(anywhere);
+    expect(findModel('claude-sonnet-4-6', { provider: 'vllm' })).toBe(anywhere);
   });
 
   it('adds each call to the total and to its model', () => {

@@ -49,7 +49,7 @@ export function getProvider(id: string): LlmProvider {
  * Resolves `provider/model` against the default registry.
  *
  * @example
- * const { provider, model } = resolveModel('anthropic/claude-sonnet-4-5');
+ * const { provider, model } = resolveModel('anthropic/claude-sonnet-4-6');
  */
 export function resolveModel(modelReference: string): ResolvedModel {
   return getDefaultProviderRegistry().resolve(modelReference);

@@ -179,7 +179,7 @@ describe('the configured state', () => {
     expect(JSON.stringify(statuses)).not.toContain(CANARY_KEY);
     expect(JSON.stringify(statuses)).not.toContain(CANARY_KEY.slice(0, 12));
 
-    const { events } = await streamOnce(registry.getProvider('anthropic'), helloRequest('claude-sonnet-4-5'));
+    const { events } = await streamOnce(registry.getProvider('anthropic'), helloRequest('claude-sonnet-4-6'));
     expectNoCanary(events, statuses);
   });
 

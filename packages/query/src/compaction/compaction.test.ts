@@ -50,7 +50,7 @@ describe('compaction', () => {
       messages: toolHistory(6, 2000),
       tools: [read],
       toolContext: { root: harness.root, sessionId: 'c1' },
-      config: { model: 'claude-sonnet-4-5', contextWindow: 4000, compaction: { keepRecentTurns: 2 } },
+      config: { model: 'claude-sonnet-4-6', contextWindow: 4000, compaction: { keepRecentTurns: 2 } },
     });
     expect(outcome.reason).toBe('end_turn');
     expect(
@@ -122,7 +122,7 @@ describe('compaction', () => {
       tools: [read],
       toolContext: { root: harness.root, sessionId: 'c2' },
       config: {
-        model: 'claude-sonnet-4-5',
+        model: 'claude-sonnet-4-6',
         contextWindow: 6000,
         agentsMd: 'Always run the tests.',
         compaction: { keepRecentTurns: 1 },
@@ -173,7 +173,7 @@ describe('compaction', () => {
       messages: toolHistory(4, 200, 4000),
       tools: [read],
       toolContext: { root: harness.root, sessionId: 'c3' },
-      config: { model: 'claude-sonnet-4-5', contextWindow: 4000, compaction: { keepRecentTurns: 1 } },
+      config: { model: 'claude-sonnet-4-6', contextWindow: 4000, compaction: { keepRecentTurns: 1 } },
     });
     expect(outcome.reason).toBe('end_turn');
     expect(events.some((event) => event.type === 'status' && event.data?.phase === 'stalled')).toBe(true);

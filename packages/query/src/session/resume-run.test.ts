@@ -35,7 +35,7 @@ describe('runs that continue a stored session', () => {
       provider: harness.provider,
       messages: [...resumed, { role: 'user', content: 'question five' }],
       toolContext: { root: harness.root, sessionId: 's' },
-      config: { model: 'claude-sonnet-4-5' },
+      config: { model: 'claude-sonnet-4-6' },
       session: { store, sessionId: 's' },
     });
     expect(outcome.reason).toBe('end_turn');
@@ -56,7 +56,7 @@ describe('runs that continue a stored session', () => {
       provider: harness.provider,
       messages: unrelated,
       toolContext: { root: harness.root, sessionId: 's' },
-      config: { model: 'claude-sonnet-4-5' },
+      config: { model: 'claude-sonnet-4-6' },
       session: { store, sessionId: 's' },
     });
     expect(refused.outcome.reason).toBe('error');
@@ -66,7 +66,7 @@ describe('runs that continue a stored session', () => {
       provider: harness.provider,
       messages: unrelated,
       toolContext: { root: harness.root, sessionId: 's' },
-      config: { model: 'claude-sonnet-4-5' },
+      config: { model: 'claude-sonnet-4-6' },
       session: { store, sessionId: 's', unsaved: 1 },
     });
     expect(accepted.outcome.reason).toBe('end_turn');

@@ -96,14 +96,14 @@ describe('sub-agent limits', () => {
     });
     harness = await startHarness({
       rules: [
-        // 500k input tokens of claude-sonnet-4-5 cost $1.50: over a $1 child budget after one call.
+        // 500k input tokens of claude-sonnet-4-6 cost $1.50: over a $1 child budget after one call.
         {
-          match: { model: 'claude-sonnet-4-5', contains: 'expensive task' },
+          match: { model: 'claude-sonnet-4-6', contains: 'expensive task' },
           steps: [{ content: [{ type: 'tool_call', name: 'noop', input: {} }], usage: { input: 500_000, output: 10 } }],
           repeatLast: true,
         },
         {
-          match: { model: 'claude-sonnet-4-5', contains: 'slow task' },
+          match: { model: 'claude-sonnet-4-6', contains: 'slow task' },
           steps: [{ content: [{ type: 'tool_call', name: 'hang', input: {} }], usage }],
           repeatLast: true,
         },
@@ -138,7 +138,7 @@ describe('sub-agent limits', () => {
       tools: [agentTool, noop, hang],
       toolContext: { root: harness.root, sessionId: 'l2' },
       config: { model: 'parent-model' },
-      subAgents: { model: 'claude-sonnet-4-5', budgetUsd: 1, timeoutMs: 200 },
+      subAgents: { model: 'claude-sonnet-4-6', budgetUsd: 1, timeoutMs: 200 },
     });
     expect(outcome.reason).toBe('end_turn');
     const results = JSON.stringify(outcome.messages);
@@ -148,7 +148,7 @@ describe('sub-agent limits', () => {
       harness.mock.requests.filter(
         (request) =>
           JSON.stringify(request.body).includes('expensive task') &&
-          (request.body as { model: string }).model === 'claude-sonnet-4-5',
+          (request.body as { model: string }).model === 'claude-sonnet-4-6',
       ),
     ).toHaveLength(1);
   });

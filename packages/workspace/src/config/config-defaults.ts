@@ -55,7 +55,7 @@ export interface ResolvedConfig {
  * folder of the config file (the workspace).
  */
 export const CONFIG_DEFAULTS = {
-  model: 'anthropic/claude-sonnet-4-5',
+  model: 'anthropic/claude-sonnet-4-6',
   defaultAgent: 'build',
   permissionMode: 'default',
   skillFolders: ['skills'],

@@ -12,7 +12,7 @@ const name = (what: string) =>
 export const modelReferenceSchema = z
   .string()
   .trim()
-  .min(1, 'must name a model, e.g. "anthropic/claude-sonnet-4-5"')
+  .min(1, 'must name a model, e.g. "anthropic/claude-sonnet-4-6"')
   .regex(/^[^\s]+$/, 'must not contain spaces (write "provider/model")');
 
 const milliseconds = z.number().int().positive().max(86_400_000, 'must be at most 86,400,000 (one day)');

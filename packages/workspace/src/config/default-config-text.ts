@@ -11,7 +11,7 @@ export const DEFAULT_CONFIG_TEXT = `// BoxAgnts workspace configuration: JSON wi
 // "\${env:NAME}" inside any string is replaced by that variable (an unset one is an error).
 {
   // The default model, "provider/model".
-  "model": "anthropic/claude-sonnet-4-5",
+  "model": "anthropic/claude-sonnet-4-6",
 
   // Providers: base URL overrides and where their keys come from. Without "apiKey" a provider uses
   // the secret named like it (e.g. "anthropic"), else its usual variable (ANTHROPIC_API_KEY, ...).
@@ -29,7 +29,7 @@ export const DEFAULT_CONFIG_TEXT = `// BoxAgnts workspace configuration: JSON wi
     // "reviewer": {
     //   "description": "Reviews changes and points out bugs.",
     //   "access": "read-only",            // full | read-only | search-only
-    //   "model": "anthropic/claude-sonnet-4-5",
+    //   "model": "anthropic/claude-sonnet-4-6",
     //   "temperature": 0.2,
     //   "prompt": "You review code. Be specific.",
     //   "maxTurns": 30,

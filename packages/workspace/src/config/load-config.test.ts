@@ -24,7 +24,7 @@ function failure(text: string, env: Record<string, string> = {}): ConfigError {
 describe('parseConfigText', () => {
   it('fills in every default for an empty object', () => {
     const config = parseConfigText('{}', FILE, { env: {} });
-    expect(config.model).toBe('anthropic/claude-sonnet-4-5');
+    expect(config.model).toBe('anthropic/claude-sonnet-4-6');
     expect(config.models).toEqual({
       small: config.model,
       compaction: config.model,

@@ -64,7 +64,7 @@ export function parseConfigText(text: string, file: string, options: LoadConfigO
  *
  * @example
  * const config = await loadConfig('/ws/boxagnts.json');
- * config.model; // 'anthropic/claude-sonnet-4-5' unless configured
+ * config.model; // 'anthropic/claude-sonnet-4-6' unless configured
  */
 export async function loadConfig(path: string, options: LoadConfigOptions = {}): Promise<ResolvedConfig> {
   let text: string;

@@ -9,7 +9,7 @@ const GATEWAY_REFERENCE = `$${'{'}env:GATEWAY_HOST}`;
 
 const ORIGINAL = `// My workspace
 {
-    "model": "anthropic/claude-sonnet-4-5", // the default
+    "model": "anthropic/claude-sonnet-4-6", // the default
     /* agents I use */
     "agents": {
         "build": { "temperature": 0.1 }
@@ -52,7 +52,7 @@ describe('updateConfig and setConfigValue', () => {
     );
     const text = await readFile(file, 'utf8');
     expect(text).toBe(
-      ORIGINAL.replace('"model": "anthropic/claude-sonnet-4-5"', '"model": "openai/gpt-5"').replace(
+      ORIGINAL.replace('"model": "anthropic/claude-sonnet-4-6"', '"model": "openai/gpt-5"').replace(
         `"gateway": { "host": "${GATEWAY_REFERENCE}" }\n`,
         `"gateway": { "host": "${GATEWAY_REFERENCE}" },\n    "outputStyle": "concise"\n`,
       ),

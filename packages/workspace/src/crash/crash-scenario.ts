@@ -18,7 +18,7 @@ export interface CrashChildConfig {
 }
 
 /** The model name every crash run asks for (the mock answers any name). */
-export const CRASH_MODEL = 'claude-sonnet-4-5';
+export const CRASH_MODEL = 'claude-sonnet-4-6';
 
 /** The name of the tool whose execution blocks until the child is killed. */
 export const BLOCKING_TOOL_NAME = 'run_migration';

@@ -66,7 +66,7 @@ describe('the canary key', () => {
     // A real request with the key, against the mock LLM server on loopback.
     const provider = createProvider({ provider: 'anthropic', apiKey: key.reveal(), baseURL: mock.url });
     const response = await provider.createMessage({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-4-6',
       messages: [{ role: 'user', content: 'Say hello.' }],
       maxOutputTokens: 64,
     });
@@ -76,16 +76,16 @@ describe('the canary key', () => {
     const session = await workspace.store.sessions.create({
       title: 'Canary run',
       agent: 'build',
-      model: 'anthropic/claude-sonnet-4-5',
+      model: 'anthropic/claude-sonnet-4-6',
     });
     await workspace.store.sessions.append(session.id, [
       { message: { role: 'user', content: 'Say hello.' } },
-      { message: response.message, model: 'claude-sonnet-4-5', usage: response.usage },
+      { message: response.message, model: 'claude-sonnet-4-6', usage: response.usage },
     ]);
     await workspace.store.usage.record({
       sessionId: session.id,
       provider: 'anthropic',
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-4-6',
       agent: 'build',
       usage: response.usage,
       costUsd: 0.001,

@@ -127,7 +127,7 @@ describe('openWorkspace', () => {
     await one.store.sessions.create({ id: 'only-in-one', title: 'one' });
 
     expect(one.config.model).toBe('openai/gpt-5');
-    expect(two.config.model).toBe('anthropic/claude-sonnet-4-5');
+    expect(two.config.model).toBe('anthropic/claude-sonnet-4-6');
     expect(Object.keys(one.agents)).toContain('solo');
     expect(Object.keys(two.agents)).not.toContain('solo');
     expect((await one.providerKey('anthropic'))?.reveal()).toBe('sk-ant-one-0000000000000000');

@@ -64,7 +64,7 @@ type HeaderValues = Record<string, string | null>;
  * @example
  * const anthropic = createAnthropicMessagesProvider(); // key from ANTHROPIC_API_KEY
  * for await (const event of anthropic.streamMessage({
- *   model: 'claude-sonnet-4-5',
+ *   model: 'claude-sonnet-4-6',
  *   system: 'You are terse.',
  *   messages: [{ role: 'user', content: 'Hello!' }],
  *   thinking: { type: 'effort', effort: 'low' },

@@ -27,5 +27,5 @@ export const amazonBedrockProvider: ProviderEntry = {
   notes:
     'Bedrock API key (bearer) or SigV4 from the AWS variables or settings.credentials; region from the region option or AWS_REGION; prompt-cache points only for models known to take them.',
   modelsDevId: 'amazon-bedrock',
-  defaultModel: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
+  defaultModel: 'us.anthropic.claude-sonnet-4-6',
 };

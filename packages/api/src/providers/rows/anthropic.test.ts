@@ -24,7 +24,7 @@ describe('the anthropic row', () => {
       provider: 'anthropic',
       baseURL: mockBaseURL(mock, anthropicProvider.baseURL),
     });
-    const { events, response } = await streamOnce(provider, helloRequest('claude-sonnet-4-5'));
+    const { events, response } = await streamOnce(provider, helloRequest('claude-sonnet-4-6'));
 
     expectHelloResponse(events, response);
     const request = onlyRequest(mock);
@@ -32,7 +32,7 @@ describe('the anthropic row', () => {
     expect(request.headers['x-api-key']).toBe(MASKED_CANARY);
     expect(request.headers.authorization).toBeUndefined();
     expect(request.headers['anthropic-version']).toBe('2023-06-01');
-    expect(request.body).toMatchObject({ model: 'claude-sonnet-4-5', max_tokens: 256, stream: true });
+    expect(request.body).toMatchObject({ model: 'claude-sonnet-4-6', max_tokens: 256, stream: true });
     expect(provider.id).toBe('anthropic');
     expectNoCanary(events, response, mock.requests);
   });

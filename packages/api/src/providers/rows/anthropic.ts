@@ -19,6 +19,6 @@ export const anthropicProvider: ProviderEntry = {
   docsURL: 'https://docs.claude.com/en/api/messages',
   notes: 'Prompt caching with cache_control markers at the cache boundary; extended thinking with signed blocks.',
   modelsDevId: 'anthropic',
-  defaultModel: 'claude-sonnet-4-5',
+  defaultModel: 'claude-sonnet-4-6',
   settings: { authStyle: 'x-api-key' },
 };
