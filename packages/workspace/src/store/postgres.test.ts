@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LATEST_SCHEMA_VERSION, migrateStore } from './migrate.js';
 import { openStore } from './open-store.js';
 import { openPostgresBackend } from './postgres-backend.js';
+import { POSTGRES_SEARCH_VECTOR } from './schema-v2.js';
+import { prepareEntry } from './session-rows.js';
 import { defineStoreContract } from './store-contract.test-suite.js';
 import { isStoreError } from './store-error.js';
 
@@ -33,19 +36,23 @@ if (unavailable !== undefined) {
   console.warn(`PostgreSQL store tests skipped: no server answers at ${adminUrl} (${unavailable}).`);
 }
 
-async function onDatabase(url: string, statement: string): Promise<void> {
+async function onDatabase<Row extends pg.QueryResultRow = pg.QueryResultRow>(
+  url: string,
+  statement: string,
+): Promise<Row[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(statement);
+    const results = (await client.query<Row>(statement)) as pg.QueryResult<Row> | pg.QueryResult<Row>[];
+    return (Array.isArray(results) ? results.at(-1) : results)?.rows ?? [];
   } finally {
     await client.end();
   }
 }
 
 /** Empties the test database: the store migrates from nothing on its next open. */
-function resetSchema(): Promise<void> {
-  return onDatabase(databaseUrl, 'DROP SCHEMA public CASCADE; CREATE SCHEMA public');
+async function resetSchema(): Promise<void> {
+  await onDatabase(databaseUrl, 'DROP SCHEMA public CASCADE; CREATE SCHEMA public');
 }
 
 // Skipped, with the reason printed above, where no PostgreSQL server answers on 127.0.0.1:5432.
@@ -87,13 +94,68 @@ describe.skipIf(unavailable !== undefined)('PostgreSQL store', () => {
     expect(isStoreError(error) && error.reason).toBe('connection-failed');
   });
 
+  it('version 3 fills the stored search vector of existing messages and indexes it instead of the expression', async () => {
+    await resetSchema();
+    const backend = openPostgresBackend(databaseUrl);
+    try {
+      await migrateStore(backend, 2);
+      await backend.write(async (transaction) => {
+        await transaction
+          .insertInto('sessions')
+          .values({ id: 'old', title: '', created_at: 1, updated_at: 1, message_count: 2 })
+          .execute();
+        await transaction
+          .insertInto('messages')
+          .values(
+            ['renamed zebra.txt to okapi.txt', 'mail x@y.z about a/b'].map((content, index) => ({
+              ...prepareEntry({ message: { role: 'user', content } }),
+              session_id: 'old',
+              seq: index + 1,
+              created_at: 1,
+            })),
+          )
+          .execute();
+      });
+      expect(await migrateStore(backend, 3)).toBe(3);
+    } finally {
+      await backend.close();
+    }
+    // ALTER TABLE ... ADD COLUMN ... STORED computed the vector of every existing row.
+    expect(
+      await onDatabase(
+        databaseUrl,
+        `SELECT seq, search_vector::text AS vector, search_vector = ${POSTGRES_SEARCH_VECTOR} AS same
+         FROM messages ORDER BY seq`,
+      ),
+    ).toEqual([
+      { seq: 1, vector: "'okapi':5 'renamed':1 'to':4 'txt':3,6 'zebra':2", same: true },
+      { seq: 2, vector: "'a':6 'about':5 'b':7 'mail':1 'x':2 'y':3 'z':4", same: true },
+    ]);
+    const indexes = await onDatabase<{ indexname: string; indexdef: string }>(
+      databaseUrl,
+      "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'messages' AND indexdef LIKE '%gin%' ORDER BY indexname",
+    );
+    expect(indexes.map((index) => index.indexname)).toEqual(['messages_search_vector']);
+    expect(indexes[0]?.indexdef).toContain('USING gin (search_vector)');
+    // The planner can answer a search from the index on the column.
+    const plan = await onDatabase<{ 'QUERY PLAN': string }>(
+      databaseUrl,
+      `SET enable_seqscan = off;
+       EXPLAIN SELECT seq FROM messages WHERE search_vector @@ plainto_tsquery('simple', 'okapi')`,
+    );
+    expect(plan.map((row) => row['QUERY PLAN']).join('\n')).toContain('messages_search_vector');
+  });
+
   it('lets two stores migrate one empty database at once', async () => {
     await resetSchema();
     const stores = await Promise.all([
       openStore({ kind: 'postgres', url: databaseUrl }),
       openStore({ kind: 'postgres', url: databaseUrl }),
     ]);
-    expect(await Promise.all(stores.map((store) => store.schemaVersion()))).toEqual([2, 2]);
+    expect(await Promise.all(stores.map((store) => store.schemaVersion()))).toEqual([
+      LATEST_SCHEMA_VERSION,
+      LATEST_SCHEMA_VERSION,
+    ]);
     for (const store of stores) await store.close();
   });
 });

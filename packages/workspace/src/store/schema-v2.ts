@@ -6,8 +6,9 @@ const BACKFILL_BATCH = 500;
 
 /**
  * The tsvector PostgreSQL indexes: its parser keeps `okapi.txt`, `a/b` and `x@y.z` as single
- * tokens, so those separators become spaces first, as FTS5's unicode61 tokenizer treats them. Search
- * queries must use exactly this expression, or the index is not used.
+ * tokens, so those separators become spaces first, as FTS5's unicode61 tokenizer treats them. v2
+ * indexes this expression; from v3 on it is the stored column `search_vector` (schema-v3.ts), which
+ * search uses instead.
  */
 export const POSTGRES_SEARCH_VECTOR = "to_tsvector('simple', regexp_replace(search_text, '[./@:\\\\]+', ' ', 'g'))";
 

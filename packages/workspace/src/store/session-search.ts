@@ -1,7 +1,7 @@
 import type { Message } from '@boxagnts/api';
 import { type Kysely, sql } from 'kysely';
 import { markSnippet } from './mark-snippet.js';
-import { POSTGRES_SEARCH_VECTOR } from './schema-v2.js';
+import { POSTGRES_SEARCH_COLUMN } from './schema-v3.js';
 import type { StoreDatabase } from './store-database.js';
 import type { MessageSearchHit } from './store-types.js';
 
@@ -61,7 +61,9 @@ async function searchPostgres(
   sessionId: string | undefined,
 ): Promise<MessageSearchHit[]> {
   const query = sql`plainto_tsquery('simple', ${terms.join(' ')})`;
-  const vector = sql.raw(POSTGRES_SEARCH_VECTOR);
+  // The stored vector (schema v3): the GIN index finds the matches, and ranking reads the vector
+  // from the row instead of computing it again from the text.
+  const vector = sql.ref(POSTGRES_SEARCH_COLUMN);
   const filter = sessionId === undefined ? sql`` : sql`AND session_id = ${sessionId}`;
   const result = await sql<HitRow & { search_text: string }>`
     SELECT session_id, seq, role, search_text
@@ -73,8 +75,9 @@ async function searchPostgres(
 }
 
 /**
- * Full-text search over message text: FTS5 on SQLite, a GIN tsvector index on PostgreSQL (the
- * `simple` configuration: no stemming, like FTS5's unicode61). Every word must occur; best first.
+ * Full-text search over message text: FTS5 on SQLite, a stored tsvector column with a GIN index on
+ * PostgreSQL (the `simple` configuration: no stemming, like FTS5's unicode61). Every word must
+ * occur; best first, ties by session and seq.
  */
 export async function searchMessages(
   kind: 'sqlite' | 'postgres',

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { LATEST_SCHEMA_VERSION } from './migrate.js';
 import { openStore } from './open-store.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -86,7 +87,7 @@ describe('two processes writing one SQLite file', () => {
         (session) => session.parentSessionId === 'shared',
       );
       expect(forks).toHaveLength(2 * Math.ceil(count / 3));
-      expect(await store.schemaVersion()).toBe(2);
+      expect(await store.schemaVersion()).toBe(LATEST_SCHEMA_VERSION);
     } finally {
       await store.close();
     }

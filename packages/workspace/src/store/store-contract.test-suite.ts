@@ -185,6 +185,19 @@ export function defineStoreContract(name: string, target: StoreContractTarget): 
       expect((await store.sessions.search('renamed')).map((hit) => hit.seq)).toEqual([3]);
     });
 
+    it('ranks search hits best first, ties by session and seq', async () => {
+      const say = (content: string): SessionEntry => ({ message: { role: 'user', content } });
+      await store.sessions.append('b', [say('an okapi here'), say('okapi okapi okapi'), say('a quiet forest')]);
+      await store.sessions.append('a', [say('an okapi here'), say('nothing at all'), say('an okapi here')]);
+      // Words in few messages, so every backend's ranking counts them as telling.
+      await store.sessions.append('c', [say('rivers and hills'), say('clouds over hills'), say('a long road')]);
+      const order = async (query: string, options?: { limit?: number }) =>
+        (await store.sessions.search(query, options)).map((hit) => `${hit.sessionId}:${hit.seq}`);
+      expect(await order('okapi')).toEqual(['b:2', 'a:1', 'a:3', 'b:1']);
+      expect(await order('okapi', { limit: 2 })).toEqual(['b:2', 'a:1']);
+      expect(await order('an okapi')).toEqual(['a:1', 'a:3', 'b:1']);
+    });
+
     it('exports JSONL and imports it back, under its own id or a new one', async () => {
       await store.sessions.append('exp', CONVERSATION);
       await store.sessions.rename('exp', 'Export me');

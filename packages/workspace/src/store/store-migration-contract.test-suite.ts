@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { LATEST_SCHEMA_VERSION, migrateStore } from './migrate.js';
+import { currentSchemaVersion, LATEST_SCHEMA_VERSION, migrateStore } from './migrate.js';
+import { prepareEntry } from './session-rows.js';
 import { CONVERSATION, rejection, type StoreContractTarget, texts } from './store-contract-fixtures.test-suite.js';
 
-/** Schema upgrade tests, run against every backend: a filled version 1 database, a newer one. */
+/**
+ * Schema upgrade tests, run against every backend: a filled version 1 database, a filled version 2
+ * one, a newer one.
+ */
 export function defineMigrationContract(name: string, target: StoreContractTarget): void {
   describe(`store migrations: ${name}`, () => {
     it('upgrades a filled version 1 database, keeping and indexing its data', async () => {
@@ -46,6 +50,51 @@ export function defineMigrationContract(name: string, target: StoreContractTarge
         expect((await upgraded.sessions.load('v1')).map((entry) => (entry as { seq?: number }).seq)).toEqual([
           1, 2, 3, 4, 5,
         ]);
+      } finally {
+        await upgraded.close();
+      }
+    });
+
+    it('upgrades a filled version 2 database to version 3, and search still finds its messages', async () => {
+      const backend = await target.openEmptyBackend();
+      expect(await migrateStore(backend, 2)).toBe(2);
+      // The rows a version 2 store wrote: message count, search text and all.
+      await backend.write(async (transaction) => {
+        await transaction
+          .insertInto('sessions')
+          .values({ id: 'v2', title: 'From v2', created_at: 1, updated_at: 2, message_count: CONVERSATION.length })
+          .execute();
+        await transaction
+          .insertInto('messages')
+          .values(
+            CONVERSATION.map((entry, index) => ({
+              ...prepareEntry(entry),
+              session_id: 'v2',
+              seq: index + 1,
+              created_at: 10 + index,
+            })),
+          )
+          .execute();
+      });
+      expect(await currentSchemaVersion(backend)).toBe(2);
+      expect(await migrateStore(backend, 3)).toBe(3);
+      await backend.close();
+      const upgraded = await target.reopen();
+      try {
+        expect(await upgraded.schemaVersion()).toBe(LATEST_SCHEMA_VERSION);
+        expect(await upgraded.sessions.get('v2')).toMatchObject({ title: 'From v2', messageCount: 4 });
+        expect(texts(await upgraded.sessions.load('v2'))).toEqual(texts(CONVERSATION));
+        const okapi = await upgraded.sessions.search('okapi');
+        expect(okapi.map((hit) => hit.seq).sort()).toEqual([3, 4]);
+        for (const hit of okapi) expect(hit.snippet.toLowerCase()).toContain('[okapi]');
+        expect((await upgraded.sessions.search('zebra')).map((hit) => hit.seq).sort()).toEqual([1, 3]);
+        expect((await upgraded.sessions.search('OKAPI renamed')).map((hit) => hit.seq)).toEqual([3]);
+        expect((await upgraded.sessions.search('okapi', { sessionId: 'v2', limit: 1 })).length).toBe(1);
+        // Tool inputs stay out of the index across the upgrade.
+        expect(await upgraded.sessions.search('alpha')).toEqual([]);
+        // Old and new messages are found together.
+        await upgraded.sessions.append('v2', [{ message: { role: 'user', content: 'the okapi, once more' } }]);
+        expect((await upgraded.sessions.search('okapi')).map((hit) => hit.seq).sort()).toEqual([3, 4, 5]);
       } finally {
         await upgraded.close();
       }
