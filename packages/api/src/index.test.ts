@@ -146,6 +146,10 @@ describe('@boxagnts/api public surface', () => {
 
   it('creates nothing at import time (the shared agent is lazy)', () => {
     expect(typeof api.getSharedHttpAgent).toBe('function');
-    expect(api.DEFAULT_STALL_OPTIONS).toEqual({ firstByteTimeoutMs: 60_000, idleTimeoutMs: 30_000 });
+    expect(api.DEFAULT_STALL_OPTIONS).toEqual({
+      firstByteTimeoutMs: 60_000,
+      idleTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 600_000,
+    });
   });
 });

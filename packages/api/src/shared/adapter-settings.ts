@@ -28,7 +28,7 @@ export interface AdapterSettings {
   dispatcher?: Dispatcher;
   /** Retry policy before the first delta reaches the caller. */
   retry?: RetryOptions;
-  /** First-byte and between-events stall timers, or `false` to turn them off. */
+  /** First-byte, between-events and keep-alive-only stall timers, or `false` to turn them off. */
   stall?: StallOptions | false;
   /** The environment to read keys from; default `process.env` (inject in tests). */
   env?: Readonly<Record<string, string | undefined>>;

@@ -6,10 +6,10 @@ import { createLlmError } from '../spec/create-llm-error.js';
 import type { StreamEvent } from '../spec/stream-event.js';
 import { createHttpAgent } from './http-agent.js';
 import { createProviderFetch } from './provider-fetch.js';
-import { readServerSentEvents } from './read-event-stream.js';
 import type { RetryEvent } from './retry-policy.js';
 import { sendRequest } from './send-request.js';
-import { type StreamWithRetriesOptions, streamWithRetries } from './stream-with-retries.js';
+import { createSseParser } from './sse-parser.js';
+import { type StreamEventBatch, type StreamWithRetriesOptions, streamWithRetries } from './stream-with-retries.js';
 import { createUsage } from './usage.js';
 
 const usage = createUsage({ inputTotal: 5, outputTotal: 2 });
@@ -166,6 +166,45 @@ describe('streamWithRetries (scripted attempts)', () => {
     }
   });
 
+  it('takes empty batches as keep-alives: never emitted, not content, not the end of the stream', async () => {
+    const retries: RetryEvent[] = [];
+    const events = await collect(
+      streamWithRetries(
+        async function* (attempt): AsyncGenerator<StreamEventBatch> {
+          yield [];
+          yield [start, textStart];
+          yield [];
+          if (attempt === 0) throw createLlmError({ reason: 'overloaded', message: 'busy' });
+          yield [];
+          yield [delta('Hello')];
+          yield [];
+          yield [textEnd, end];
+        },
+        { ...noSleep, onRetry: (event) => retries.push(event) },
+      ),
+    );
+    // The keep-alives before the first delta did not commit the stream: the failure was retried.
+    expect(retries.map((retry) => retry.error.reason)).toEqual(['overloaded']);
+    expect(types(events)).toEqual(['message-start', 'text-start', 'text-delta', 'text-end', 'message-end']);
+  });
+
+  it('a stream of keep-alives that ends without message-end ended early (network, retried)', async () => {
+    let attempts = 0;
+    const events = await collect(
+      streamWithRetries(
+        async function* (): AsyncGenerator<StreamEventBatch> {
+          attempts += 1;
+          yield [];
+          yield [start];
+          yield [];
+        },
+        { ...noSleep, maxRetries: 1 },
+      ),
+    );
+    expect(attempts).toBe(2);
+    expect(types(events)).toEqual(['error:network']);
+  });
+
   it("ends with an aborted error when the caller's signal fires, and aborts the attempt", async () => {
     const controller = new AbortController();
     let attemptSignal: AbortSignal | undefined;
@@ -224,24 +263,41 @@ afterEach(() => {
   }
 });
 
-/** A minimal adapter: `event: start|text|end` SSE events become stream events; `ping` and comments become nothing. */
+/**
+ * A minimal adapter, batching like the real ones: `event: start|text|end` SSE events become stream
+ * events, one batch per network chunk; a chunk of only `ping` events and comments is a keep-alive
+ * (an empty batch).
+ */
 function openLoopback(url: string) {
-  return async function* (_attempt: number, signal: AbortSignal): AsyncGenerator<StreamEvent> {
+  return async function* (_attempt: number, signal: AbortSignal): AsyncGenerator<StreamEventBatch> {
     const response = await sendRequest({ providerId: 'loop', url, body: {}, fetch, signal });
     if (response.body === null) throw new Error('The loopback server sent no body.');
-    for await (const event of readServerSentEvents(response.body)) {
-      if (event.event === 'start') yield start;
-      else if (event.event === 'text') {
-        yield textStart;
-        yield delta(event.data);
-        yield textEnd;
-      } else if (event.event === 'end') yield end;
+    let out: StreamEvent[] = [];
+    let framed = false;
+    const parser = createSseParser({
+      onComment: () => {
+        framed = true;
+      },
+      onEvent: (event) => {
+        framed = true;
+        if (event.event === 'start') out.push(start);
+        else if (event.event === 'text') out.push(textStart, delta(event.data), textEnd);
+        else if (event.event === 'end') out.push(end);
+      },
+    });
+    for await (const chunk of response.body) {
+      parser.feed(chunk);
+      if (out.length > 0) {
+        yield out;
+        out = [];
+      } else if (framed) yield [];
+      framed = false;
     }
   };
 }
 
 describe('streamWithRetries (loopback server)', () => {
-  it('ends a stream that sends only pings with a stream_stall error and closes the connection', async () => {
+  it('ends a stream that sends only pings with a keep-alive-only stall and closes the connection', async () => {
     let closed: Promise<unknown> = Promise.resolve();
     const url = await listen((request, response) => {
       closed = once(response, 'close');
@@ -255,21 +311,23 @@ describe('streamWithRetries (loopback server)', () => {
       streamWithRetries(openLoopback(url), {
         ...noSleep,
         maxRetries: 0,
-        stall: { firstByteTimeoutMs: 2_000, idleTimeoutMs: 150 },
+        stall: { firstByteTimeoutMs: 2_000, idleTimeoutMs: 150, keepAliveTimeoutMs: 400 },
       }),
     );
     expect(types(events)).toEqual(['error:stream_stall']);
     expect(events[0]?.type === 'error' && events[0].error).toMatchObject({
-      stallKind: 'idle',
-      timeoutMs: 150,
+      stallKind: 'keep-alive-only',
+      timeoutMs: 400,
       providerId: undefined,
     });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(390);
     expect(Date.now() - started).toBeLessThan(5_000);
     await closed;
   });
 
-  it('retries a stalled first attempt and completes with the second', async () => {
+  it('retries a first attempt of only pings (a keep-alive-only stall) and completes with the second', async () => {
     let requests = 0;
+    const retries: RetryEvent[] = [];
     const url = await listen((request, response) => {
       requests += 1;
       response.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -284,11 +342,62 @@ describe('streamWithRetries (loopback server)', () => {
       streamWithRetries(openLoopback(url), {
         ...noSleep,
         providerId: 'loop',
-        stall: { firstByteTimeoutMs: 150, idleTimeoutMs: 150 },
+        stall: { firstByteTimeoutMs: 150, idleTimeoutMs: 150, keepAliveTimeoutMs: 300 },
+        onRetry: (event) => retries.push(event),
       }),
     );
     expect(requests).toBe(2);
     expect(types(events)).toEqual(['message-start', 'text-start', 'text-delta', 'text-end', 'message-end']);
+    expect(retries.map((retry) => retry.error)).toMatchObject([
+      { reason: 'stream_stall', stallKind: 'keep-alive-only' },
+    ]);
+  });
+
+  it('keeps a stream alive through pings for longer than the first-byte and idle timeouts: no stall, no retry', async () => {
+    let requests = 0;
+    const url = await listen((request, response) => {
+      requests += 1;
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      let sent = 0;
+      const timer = setInterval(() => {
+        sent += 1;
+        // Pings for 300 ms, the start, pings for 600 ms more (silent reasoning), then the answer.
+        if (sent === 6) response.write('event: start\ndata: {}\n\n');
+        else if (sent === 18) {
+          clearInterval(timer);
+          response.end('event: text\ndata: Hello\n\nevent: end\ndata: {}\n\n');
+        } else response.write(sent % 2 === 0 ? ': keep-alive\n\n' : 'event: ping\ndata: {}\n\n');
+      }, 50);
+      request.socket.on('close', () => clearInterval(timer));
+    });
+    const retries: RetryEvent[] = [];
+    const events = await collect(
+      streamWithRetries(openLoopback(url), {
+        ...noSleep,
+        stall: { firstByteTimeoutMs: 150, idleTimeoutMs: 150 },
+        onRetry: (event) => retries.push(event),
+      }),
+    );
+    expect(types(events)).toEqual(['message-start', 'text-start', 'text-delta', 'text-end', 'message-end']);
+    expect(retries).toEqual([]);
+    expect(requests).toBe(1);
+  });
+
+  it('half an event, then silence (bytes that complete no frame), is an idle stall', async () => {
+    const url = await listen((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('event: start\ndata: {}\n\n: keep-alive\n\n');
+      setTimeout(() => response.write('event: text\ndata: Hel'), 30);
+    });
+    const events = await collect(
+      streamWithRetries(openLoopback(url), {
+        ...noSleep,
+        maxRetries: 0,
+        stall: { firstByteTimeoutMs: 150, idleTimeoutMs: 150 },
+      }),
+    );
+    expect(types(events)).toEqual(['error:stream_stall']);
+    expect(events[0]?.type === 'error' && events[0].error).toMatchObject({ stallKind: 'idle', timeoutMs: 150 });
   });
 
   it('retries a connection reset before content, but not after content reached the caller', async () => {

@@ -11,8 +11,20 @@ import { toLlmError } from './to-llm-error.js';
  * What one attempt yields: single events, or arrays of the events decoded from one network chunk.
  * Batches are the fast path: the per-item async hop (and the stall bookkeeping) is paid once per
  * network chunk instead of once per event, while the caller still receives one event at a time.
+ * An empty array is a keep-alive: yield one for a network chunk that completed at least one frame
+ * (an SSE comment, a `ping` event, any event that maps to nothing) but produced no event. It shows
+ * the server is alive, which restarts the first-event and idle stall timers (the keep-alive-only
+ * timer still bounds a stream of nothing else); the caller never sees it.
  */
 export type StreamEventBatch = StreamEvent | readonly StreamEvent[];
+
+/** The keep-alive batch adapters yield (shared and frozen, so a keep-alive allocates nothing). */
+export const KEEP_ALIVE: readonly StreamEvent[] = Object.freeze([]);
+
+/** Whether an attempt's item is a keep-alive: an empty batch. */
+function isKeepAlive(item: StreamEventBatch): boolean {
+  return Array.isArray(item) && item.length === 0;
+}
 
 /**
  * Opens one attempt of a stream. `signal` is aborted when the caller aborts or a stall timer fires;
@@ -49,7 +61,8 @@ const HELD_EVENT_TYPES: ReadonlySet<StreamEvent['type']> = new Set([
  * (thrown, an `error` event, a stall, or the stream ending early) opens a new attempt after the
  * backoff of {@link decideRetry}. From the first content event on, any failure becomes one terminal
  * `error` event. The result never throws, never emits an event twice, and always ends with exactly
- * one `message-end` or `error` event; stopping the iteration aborts the request.
+ * one `message-end` or `error` event; stopping the iteration aborts the request. An empty batch is
+ * a keep-alive: it restarts the stall timers (see {@link StreamEventBatch}) and is otherwise ignored.
  *
  * @example
  * streamMessage(request, { signal }) {
@@ -128,13 +141,21 @@ async function* attempts(
       const source = open(attempt, link.controller.signal);
       const events =
         options.stall === false
-          ? withStallTimeouts(source, { controller: link.controller, firstByteTimeoutMs: 0, idleTimeoutMs: 0 })
-          : withStallTimeouts(source, { ...options.stall, ...provider, controller: link.controller });
+          ? withStallTimeouts(source, {
+              controller: link.controller,
+              firstByteTimeoutMs: 0,
+              idleTimeoutMs: 0,
+              keepAliveTimeoutMs: 0,
+            })
+          : withStallTimeouts(source, { ...options.stall, ...provider, controller: link.controller, isKeepAlive });
       iterator = events[Symbol.asyncIterator]();
       for (;;) {
         const next = await iterator.next();
         if (next.done === true) break;
         const item = next.value;
+        // A keep-alive (empty batch) only fed the stall timers: it is not content, so it neither
+        // ends the retry window nor reaches the caller.
+        if (isBatch(item) && item.length === 0) continue;
         const batch: readonly StreamEvent[] = isBatch(item) ? item : [item];
         const out: StreamEvent[] = [];
         for (const event of batch) {

@@ -49,5 +49,13 @@ describe('createLlmError', () => {
       stallKind: 'first-byte',
       timeoutMs: 9,
     });
+    const keepAliveOnly = createLlmError({
+      reason: 'stream_stall',
+      message: 'x',
+      stallKind: 'keep-alive-only',
+      timeoutMs: 600_000,
+    });
+    expect(isStreamStallError(keepAliveOnly)).toBe(true);
+    expect(keepAliveOnly).toMatchObject({ stallKind: 'keep-alive-only', timeoutMs: 600_000, isRetryable: true });
   });
 });

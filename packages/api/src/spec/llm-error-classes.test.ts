@@ -87,6 +87,11 @@ describe('LlmError subclasses', () => {
       'firstByteTimeoutMs',
     );
     expect(new StreamStallError({ stallKind: 'idle', timeoutMs: 30_000 }).message).toContain('idleTimeoutMs');
+    const keepAliveOnly = new StreamStallError({ stallKind: 'keep-alive-only', timeoutMs: 600_000, providerId: 'p' });
+    expect(keepAliveOnly.message).toContain('keepAliveTimeoutMs');
+    expect(keepAliveOnly.message).toContain('only keep-alives');
+    expect(keepAliveOnly).toMatchObject({ reason: 'stream_stall', isRetryable: true, stallKind: 'keep-alive-only' });
+    expect(isStreamStallError(keepAliveOnly)).toBe(true);
   });
 
   it('lets a caller message replace the default', () => {

@@ -163,8 +163,11 @@ export class RequestTimeoutError extends LlmError {
   }
 }
 
-/** Which stall timer fired: before the first event, or between two events. */
-export type StreamStallKind = 'first-byte' | 'idle';
+/**
+ * Which stall timer fired: before the first event, between two events, or after a stretch of only
+ * keep-alives (pings, SSE comments) with no event, longer than `keepAliveTimeoutMs`.
+ */
+export type StreamStallKind = 'first-byte' | 'idle' | 'keep-alive-only';
 
 /** A stream stopped producing events; the request was aborted (retryable before the first delta). */
 export class StreamStallError extends LlmError {
@@ -174,18 +177,23 @@ export class StreamStallError extends LlmError {
   readonly timeoutMs: number;
 
   constructor(options: LlmErrorSubclassOptions & { stallKind: StreamStallKind; timeoutMs: number }) {
-    const what = options.stallKind === 'first-byte' ? 'first event' : 'next event';
-    const setting = options.stallKind === 'first-byte' ? 'firstByteTimeoutMs' : 'idleTimeoutMs';
     super({
       ...options,
       reason: 'stream_stall',
-      message:
-        options.message ??
-        `No ${what} from ${label(options.providerId)} within ${options.timeoutMs} ms, so the request was aborted; raise the stall option ${setting} if this model pauses longer.`,
+      message: options.message ?? stallMessage(options.stallKind, options.timeoutMs, options.providerId),
     });
     this.stallKind = options.stallKind;
     this.timeoutMs = options.timeoutMs;
   }
+}
+
+function stallMessage(kind: StreamStallKind, timeoutMs: number, providerId: string | undefined): string {
+  if (kind === 'keep-alive-only') {
+    return `The stream from ${label(providerId)} sent only keep-alives and no event for ${timeoutMs} ms, so the request was aborted; raise the stall option keepAliveTimeoutMs if this model thinks longer.`;
+  }
+  const what = kind === 'first-byte' ? 'first event' : 'next event';
+  const setting = kind === 'first-byte' ? 'firstByteTimeoutMs' : 'idleTimeoutMs';
+  return `No ${what} from ${label(providerId)} within ${timeoutMs} ms, so the request was aborted; raise the stall option ${setting} if this model pauses longer.`;
 }
 
 /** The caller's abort signal fired; never retried. */

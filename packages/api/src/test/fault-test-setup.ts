@@ -6,7 +6,8 @@ import type { LlmError } from '../spec/llm-error.js';
 import type { StreamEvent } from '../spec/stream-event.js';
 
 // Setup shared by the per-adapter fault tests: one mock server per file, and provider settings that
-// retry twice without waiting (recording the waits asked for) and give up on a silent stream fast.
+// retry twice without waiting (recording the waits asked for) and give up on a silent stream (or one
+// of nothing but keep-alives) fast.
 
 /** What a fault test file works with. */
 export interface FaultTestSetup {
@@ -38,7 +39,8 @@ export async function startFaultTestSetup(): Promise<FaultTestSetup> {
         sleeps.push(ms);
       },
     },
-    stall: { firstByteTimeoutMs: 300, idleTimeoutMs: 300 },
+    // Keep-alives restart the 300 ms waits; only keep-alives for 500 ms is a stall of its own.
+    stall: { firstByteTimeoutMs: 300, idleTimeoutMs: 300, keepAliveTimeoutMs: 500 },
   };
   return { mock, sleeps, fast };
 }

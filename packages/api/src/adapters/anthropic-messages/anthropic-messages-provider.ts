@@ -7,7 +7,7 @@ import { resolveApiKey } from '../../shared/resolve-api-key.js';
 import { withRetries } from '../../shared/retry-policy.js';
 import { sendStreamRequest } from '../../shared/send-stream-request.js';
 import { createSseParser } from '../../shared/sse-parser.js';
-import { type StreamEventBatch, streamWithRetries } from '../../shared/stream-with-retries.js';
+import { KEEP_ALIVE, type StreamEventBatch, streamWithRetries } from '../../shared/stream-with-retries.js';
 import type { ToolInputLimits } from '../../shared/tool-input.js';
 import { createLlmError } from '../../spec/create-llm-error.js';
 import type { LlmCallOptions, LlmProvider, ModelInfo } from '../../spec/provider.js';
@@ -303,7 +303,9 @@ function wireHeaders(headers: HeaderValues): Record<string, string> {
 /**
  * Reads a `text/event-stream` body into stream events in one pass: each network chunk goes through
  * the shared SSE parser straight into the decoder, and the events it produced are yielded as one
- * batch (one async hop per network chunk, not per event). The body is read to its end even after
+ * batch (one async hop per network chunk, not per event). A chunk that completed an SSE frame (a
+ * `ping` event, a comment) but produced no event yields the {@link KEEP_ALIVE} batch, so a model that
+ * thinks silently while the server pings does not stall. The body is read to its end even after
  * `message_stop`: streamWithRetries drains the rest in the background, so the keep-alive connection
  * goes back to the pool instead of being destroyed. Stopping the iteration cancels the body.
  */
@@ -312,10 +314,26 @@ async function* decodeEventStream(
   decoder: AnthropicStreamDecoder,
 ): AsyncGenerator<StreamEventBatch, void, undefined> {
   let out: StreamEvent[] = [];
-  const parser = createSseParser({ onEvent: (event) => decoder.handleData(event.data, out) });
+  let framed = false;
+  const parser = createSseParser({
+    onEvent: (event) => {
+      framed = true;
+      decoder.handleData(event.data, out);
+    },
+    onComment: () => {
+      framed = true;
+    },
+  });
   for await (const chunk of body) {
     parser.feed(chunk);
-    if (out.length === 0) continue;
+    if (out.length === 0) {
+      if (framed) {
+        framed = false;
+        yield KEEP_ALIVE;
+      }
+      continue;
+    }
+    framed = false;
     const batch = out;
     out = [];
     yield batch;

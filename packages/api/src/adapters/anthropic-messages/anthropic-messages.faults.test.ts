@@ -94,14 +94,24 @@ describe('broken streams', () => {
   });
 
   it.each([
-    ['with only pings', { kind: 'stall' as const, pingIntervalMs: 20 }, 3],
-    ['after content', { kind: 'stall' as const, afterEvents: 5 }, 1],
-    ['after content, then only pings', { kind: 'stall' as const, afterEvents: 5, pingIntervalMs: 20 }, 1],
-  ])('a stall %s ends as stream_stall', async (_when, fault, requests) => {
+    [
+      'with only pings (past keepAliveTimeoutMs, retried)',
+      { kind: 'stall' as const, pingIntervalMs: 20 },
+      3,
+      'keep-alive-only',
+    ],
+    ['after content', { kind: 'stall' as const, afterEvents: 5 }, 1, 'idle'],
+    [
+      'after content, then only pings (past keepAliveTimeoutMs)',
+      { kind: 'stall' as const, afterEvents: 5, pingIntervalMs: 20 },
+      1,
+      'keep-alive-only',
+    ],
+  ])('a stall %s ends as stream_stall', async (_when, fault, requests, stallKind) => {
     mock.setScript({ steps: [{ ...textTurn, fault }], repeatLast: true });
     const events = await collect(provider());
     expectWellFormed(events);
-    expect(lastError(events)?.reason).toBe('stream_stall');
+    expect(lastError(events)).toMatchObject({ reason: 'stream_stall', stallKind });
     expect(mock.requests).toHaveLength(requests);
   });
 

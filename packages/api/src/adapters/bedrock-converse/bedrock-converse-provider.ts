@@ -6,7 +6,7 @@ import { readJsonBody } from '../../shared/read-json-body.js';
 import { withRetries } from '../../shared/retry-policy.js';
 import { sendRequest } from '../../shared/send-request.js';
 import { type StreamResponse, sendStreamRequest } from '../../shared/send-stream-request.js';
-import { streamWithRetries } from '../../shared/stream-with-retries.js';
+import { KEEP_ALIVE, streamWithRetries } from '../../shared/stream-with-retries.js';
 import { createLlmError } from '../../spec/create-llm-error.js';
 import type { LlmCallOptions, LlmProvider, ModelInfo } from '../../spec/provider.js';
 import type { LlmRequest } from '../../spec/request.js';
@@ -240,6 +240,9 @@ interface SendInit {
 /**
  * One ConverseStream body as batches of stream events, one array per network chunk: frames are
  * decoded and mapped synchronously, so a chunk costs one async hop however many events it holds.
+ * A chunk that completed a frame but produced no event (Bedrock sends no keep-alives, but an event
+ * type this adapter does not show, such as one added later, is one in effect) yields the
+ * {@link KEEP_ALIVE} batch, which restarts the stall timers.
  * The body is always read to its end, even after the terminal event, so the keep-alive connection
  * goes back to the pool (the retry layer drains it in the background). Events decoded before a
  * corrupt or malformed frame are yielded before its error is thrown.
@@ -251,7 +254,9 @@ async function* mapEventStreamBody(
   const frames = createEventStreamDecoder(context.providerId);
   const mapper = createBedrockStreamMapper(context);
   let batch: StreamEvent[] = [];
+  let framed = false;
   const onFrame: EventStreamFrameHandler = (headers, bytes, start, end) => {
+    framed = true;
     mapper.push(headers, bytes.toString('utf8', start, end), batch);
   };
   for await (const chunk of body) {
@@ -263,8 +268,12 @@ async function* mapEventStreamBody(
       throw error;
     }
     if (batch.length > 0) {
+      framed = false;
       yield batch;
       batch = [];
+    } else if (framed) {
+      framed = false;
+      yield KEEP_ALIVE;
     }
   }
   if (mapper.finished) return;

@@ -1,5 +1,5 @@
 import { createSseParser } from '../../shared/sse-parser.js';
-import type { StreamEventBatch } from '../../shared/stream-with-retries.js';
+import { KEEP_ALIVE, type StreamEventBatch } from '../../shared/stream-with-retries.js';
 import { createToolInputBuffer, type ToolInputBuffer } from '../../shared/tool-input.js';
 import { UniqueToolCallIds as ToolCallIds } from '../../shared/unique-tool-call-ids.js';
 import { createLlmError } from '../../spec/create-llm-error.js';
@@ -209,7 +209,9 @@ export class CohereStreamDecoder {
 /**
  * Reads a Cohere `text/event-stream` body: each network chunk goes through the SSE parser straight
  * into the decoder, and the events it produced are yielded as one batch (one async hop per network
- * chunk, not per event). A payload the decoder rejects ends the stream with that error, after the
+ * chunk, not per event). A chunk that completed an SSE frame (blank data, a comment, an event with
+ * nothing to show) but produced no event yields the {@link KEEP_ALIVE} batch, so silent reasoning
+ * with keep-alives does not stall. A payload the decoder rejects ends the stream with that error, after the
  * events decoded before it. After `message-end` the rest of the body is still read (and ignored):
  * returning early would cancel the body and undici would destroy the keep-alive socket.
  */
@@ -219,8 +221,10 @@ export async function* decodeCohereEventStream(
 ): AsyncGenerator<StreamEventBatch, void, undefined> {
   let out: StreamEvent[] = [];
   let failure: { error: unknown } | undefined;
+  let framed = false;
   const parser = createSseParser({
     onEvent: (event) => {
+      framed = true;
       if (failure !== undefined) return;
       try {
         decoder.push(event.data, out);
@@ -228,13 +232,20 @@ export async function* decodeCohereEventStream(
         failure = { error };
       }
     },
+    onComment: () => {
+      framed = true;
+    },
   });
   for await (const bytes of body) {
     parser.feed(bytes);
     if (out.length > 0) {
+      framed = false;
       const batch = out;
       out = [];
       yield batch;
+    } else if (framed && failure === undefined) {
+      framed = false;
+      yield KEEP_ALIVE;
     }
     if (failure !== undefined) throw failure.error;
   }

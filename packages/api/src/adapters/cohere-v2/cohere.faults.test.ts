@@ -104,10 +104,10 @@ describe('broken connections and stalls', () => {
     expect(lastError(events)?.reason).toBe('network');
   });
 
-  it('SSE keep-alive comments alone do not count as progress', async () => {
+  it('SSE keep-alive comments with no content past keepAliveTimeoutMs are a stall (keep-alive-only)', async () => {
     mock.setScript({ steps: [{ ...textTurn, fault: { kind: 'stall', afterEvents: 2, pingIntervalMs: 20 } }] });
     const events = await collect(provider({ retry: { maxRetries: 0 } }));
-    expect(lastError(events)?.reason).toBe('stream_stall');
+    expect(lastError(events)).toMatchObject({ reason: 'stream_stall', stallKind: 'keep-alive-only' });
   });
 
   it('createMessage: a stalled body is a stall', async () => {

@@ -71,8 +71,11 @@ async function* body(chunks: string[], log: string[] = []): AsyncGenerator<Uint8
   log.push('ended');
 }
 
-async function collect(chunks: string[], log: string[] = []): Promise<{ batches: StreamEvent[][]; error?: unknown }> {
-  const batches: StreamEvent[][] = [];
+async function collect(
+  chunks: string[],
+  log: string[] = [],
+): Promise<{ batches: (readonly StreamEvent[])[]; error?: unknown }> {
+  const batches: (readonly StreamEvent[])[] = [];
   try {
     const mapper = new GeminiResponseMapper({ providerId: 'gemini', idToken: 'tok' });
     for await (const batch of readGeminiStream(body(chunks, log), mapper, 'gemini')) batches.push(batch);
@@ -92,8 +95,12 @@ describe('readGeminiStream', () => {
       log,
     );
     expect(error).toBeUndefined();
+    // The finish chunk (whose events come at the body's end) and the trailing comment complete frames
+    // but yield no event: keep-alives, empty batches that streamWithRetries never shows.
     expect(batches.map((batch) => batch.map((event) => event.type))).toEqual([
       ['message-start', 'text-start', 'text-delta', 'text-delta'],
+      [],
+      [],
       ['text-end', 'message-end'],
     ]);
     expect(log).toEqual(['read', 'read', 'read', 'ended']);

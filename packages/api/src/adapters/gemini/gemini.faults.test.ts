@@ -49,7 +49,7 @@ async function stream(settings: GeminiSettings = {}): Promise<StreamEvent[]> {
   return events;
 }
 
-const shortStall = { stall: { firstByteTimeoutMs: 300, idleTimeoutMs: 300 } };
+const shortStall = { stall: { firstByteTimeoutMs: 300, idleTimeoutMs: 300, keepAliveTimeoutMs: 600 } };
 
 function failure(events: StreamEvent[]): LlmError {
   const last = events.at(-1);
@@ -137,11 +137,12 @@ describe('broken streams', () => {
     expect(mock.requests).toHaveLength(1);
   });
 
-  it('a stream of keep-alive comments only is a stall', async () => {
+  it('a stream of keep-alive comments only is a stall once keepAliveTimeoutMs has passed', async () => {
     mock.setScript({ steps: [{ ...textTurn, fault: { kind: 'stall', pingIntervalMs: 20 } }], repeatLast: true });
     const started = Date.now();
     const error = failure(await stream({ ...shortStall, retry: { maxRetries: 0 } }));
-    expect(error).toMatchObject({ reason: 'stream_stall', stallKind: 'first-byte' });
+    expect(error).toMatchObject({ reason: 'stream_stall', stallKind: 'keep-alive-only', timeoutMs: 600 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(550);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 

@@ -198,14 +198,14 @@ describe('broken streams', () => {
     mock.setScript({ steps: [] });
   });
 
-  it('keep-alive comments alone do not count as progress: stream_stall', async () => {
+  it('keep-alive comments with no content past keepAliveTimeoutMs: stream_stall (keep-alive-only)', async () => {
     const events = await run(textTurn, undefined, [[{ kind: 'stall', afterEvents: 2, pingIntervalMs: 20 }, 1]]);
-    expect(terminalError(events).reason).toBe('stream_stall');
+    expect(terminalError(events)).toMatchObject({ reason: 'stream_stall', stallKind: 'keep-alive-only' });
   });
 
   it('a stream of only keep-alives stalls too (retries exhausted)', async () => {
     const events = await run(textTurn, { retry: { maxRetries: 0 } }, [[{ kind: 'stall', pingIntervalMs: 20 }, 5]]);
-    expect(terminalError(events).reason).toBe('stream_stall');
+    expect(terminalError(events)).toMatchObject({ reason: 'stream_stall', stallKind: 'keep-alive-only' });
     mock.setScript({ steps: [] });
   });
 

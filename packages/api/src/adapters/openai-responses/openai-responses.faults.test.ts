@@ -133,18 +133,23 @@ describe('broken connections and streams', () => {
   });
 
   it.each([
-    ['a stall before the first event', { kind: 'stall' } as MockFault, 3],
-    ['a stall with only keep-alive comments', { kind: 'stall', pingIntervalMs: 20 } as MockFault, 3],
-    ['a stall after content', { kind: 'stall', afterEvents: 6 } as MockFault, 1],
-  ])('%s (%j) ends as stream_stall', async (_name, fault, requests) => {
+    ['a stall before the first event', { kind: 'stall' } as MockFault, 3, 'first-byte'],
+    [
+      'a stall with only keep-alive comments (past keepAliveTimeoutMs)',
+      { kind: 'stall', pingIntervalMs: 20 } as MockFault,
+      3,
+      'keep-alive-only',
+    ],
+    ['a stall after content', { kind: 'stall', afterEvents: 6 } as MockFault, 1, 'idle'],
+  ])('%s (%j) ends as stream_stall', async (_name, fault, requests, stallKind) => {
     const started = Date.now();
     const events = await run(
       { ...textTurn, chunking: { textDelta: 3 }, fault },
       {
-        stall: { firstByteTimeoutMs: 150, idleTimeoutMs: 150 },
+        stall: { firstByteTimeoutMs: 150, idleTimeoutMs: 150, keepAliveTimeoutMs: 400 },
       },
     );
-    expect(lastError(events).reason).toBe('stream_stall');
+    expect(lastError(events)).toMatchObject({ reason: 'stream_stall', stallKind });
     expect(mock.requests).toHaveLength(requests);
     expect(Date.now() - started).toBeLessThan(3_000);
   });
