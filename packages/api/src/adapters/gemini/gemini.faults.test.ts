@@ -143,7 +143,7 @@ describe('broken streams', () => {
     const error = failure(await stream({ ...shortStall, retry: { maxRetries: 0 } }));
     expect(error).toMatchObject({ reason: 'stream_stall', stallKind: 'keep-alive-only', timeoutMs: 600 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(550);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('an in-stream error before content is retried', async () => {
@@ -200,7 +200,8 @@ describe('broken tool calls', () => {
 
 describe('cancellation', () => {
   it('aborting mid-stream ends promptly with an aborted error', async () => {
-    mock.setScript({ steps: [{ ...textTurn, chunking: { textDelta: 1, delayMs: 50 } }] });
+    // 200 deltas 50 ms apart: the whole stream would take 10 s, so ending within 5 s shows the abort cut it.
+    mock.setScript({ steps: [{ text: 'x'.repeat(200), chunking: { textDelta: 1, delayMs: 50 } }] });
     const controller = new AbortController();
     const events: StreamEvent[] = [];
     const started = Date.now();
@@ -210,7 +211,7 @@ describe('cancellation', () => {
     }
     expectWellFormed(events);
     expect(failure(events).reason).toBe('aborted');
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('aborting a createMessage rejects with aborted', async () => {
