@@ -93,16 +93,17 @@ describe('readNdjson', () => {
 });
 
 describe('batched readers', () => {
-  it('yields one array of SSE events per network chunk and loses nothing across splits', async () => {
+  it('yields one array of SSE events per network chunk, an empty one for a chunk of keep-alives, and loses nothing across splits', async () => {
     async function* body() {
       yield 'data: one\n\ndata: tw';
       yield 'o\n\n';
       yield ': keep-alive\n\n';
-      yield 'event: x\ndata: three\n\ndata: four\n\n';
+      yield 'event: x\ndata: thr';
+      yield 'ee\n\ndata: four\n\n';
     }
     const batches: string[][] = [];
     for await (const batch of readServerSentEventBatches(body())) batches.push(batch.map((event) => event.data));
-    expect(batches).toEqual([['one'], ['two'], ['three', 'four']]);
+    expect(batches).toEqual([['one'], ['two'], [], ['three', 'four']]);
   });
 
   it('yields one array of NDJSON values per chunk and reports invalid lines', async () => {

@@ -38,15 +38,17 @@ export async function* readServerSentEvents(
 }
 
 /**
- * Reads a `text/event-stream` body as one array of events per network chunk (chunks that complete no
- * event yield nothing). The fast path for adapters: map each array to an array of stream events and
- * yield that, so nothing between the socket and the caller pays an async hop per event.
+ * Reads a `text/event-stream` body as one array of events per network chunk. A chunk that completes
+ * only `:` comments (keep-alives) yields an empty array; a chunk that completes nothing (half an
+ * event) yields nothing. The fast path for adapters: map each array to an array of stream events and
+ * yield that, empty or not, to `streamWithRetries`: nothing between the socket and the caller
+ * pays an async hop per event, and an empty array tells the stall timers the server is alive.
  *
  * @example
  * for await (const batch of readServerSentEventBatches(response.body)) {
  *   const out: StreamEvent[] = [];
  *   for (const event of batch) decoder.push(event, out);
- *   if (out.length > 0) yield out;
+ *   yield out; // empty when the chunk held only keep-alives (a `ping` event, a comment)
  * }
  */
 export async function* readServerSentEventBatches(
@@ -54,16 +56,24 @@ export async function* readServerSentEventBatches(
   options: ReadServerSentEventsOptions = {},
 ): AsyncGenerator<SseEvent[], void, undefined> {
   let pending: SseEvent[] = [];
+  let commented = false;
   const parser = createSseParser({
     onEvent: (event) => pending.push(event),
-    ...(options.onComment === undefined ? {} : { onComment: options.onComment }),
+    onComment: (comment) => {
+      commented = true;
+      options.onComment?.(comment);
+    },
   });
   for await (const chunk of body) {
     parser.feed(chunk);
     if (pending.length > 0) {
       const batch = pending;
       pending = [];
+      commented = false;
       yield batch;
+    } else if (commented) {
+      commented = false;
+      yield [];
     }
   }
   parser.end();
