@@ -1,18 +1,16 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { AdapterSettings } from '../../shared/adapter-settings.js';
+import { decodeSseStream } from '../../shared/decode-sse-stream.js';
 import { assembleMessage } from '../../shared/message-assembler.js';
 import { createProviderFetch } from '../../shared/provider-fetch.js';
-import type { ByteStream } from '../../shared/read-event-stream.js';
 import { resolveApiKey } from '../../shared/resolve-api-key.js';
 import { withRetries } from '../../shared/retry-policy.js';
 import { sendStreamRequest } from '../../shared/send-stream-request.js';
-import { createSseParser } from '../../shared/sse-parser.js';
-import { KEEP_ALIVE, type StreamEventBatch, streamWithRetries } from '../../shared/stream-with-retries.js';
+import { type StreamEventBatch, streamWithRetries } from '../../shared/stream-with-retries.js';
 import type { ToolInputLimits } from '../../shared/tool-input.js';
 import { createLlmError } from '../../spec/create-llm-error.js';
 import type { LlmCallOptions, LlmProvider, ModelInfo } from '../../spec/provider.js';
 import type { LlmRequest } from '../../spec/request.js';
-import type { StreamEvent } from '../../spec/stream-event.js';
 import { ANTHROPIC_ERROR_RULES, type AnthropicErrorContext, toAnthropicLlmError } from './anthropic-errors.js';
 import { anthropicMessageToStreamEvents } from './anthropic-message-to-events.js';
 import { buildAnthropicRequestBody } from './anthropic-request-body.js';
@@ -173,7 +171,9 @@ export function createAnthropicMessagesProvider(settings: AnthropicMessagesSetti
       ...(settings.dispatcher === undefined ? {} : { dispatcher: settings.dispatcher }),
     });
     const context = errorContext(messagesUrl, signal, secrets);
-    return decodeEventStream(response.body, new AnthropicStreamDecoder(decoderOptions(context)));
+    const decoder = new AnthropicStreamDecoder(decoderOptions(context));
+    // One pass from bytes to events; a `ping` or a comment is a keep-alive for the stall timers.
+    return decodeSseStream(response.body, { event: (event, out) => decoder.handleData(event.data, out) });
   }
 
   return {
@@ -298,48 +298,6 @@ function wireHeaders(headers: HeaderValues): Record<string, string> {
     if (typeof value === 'string') wire[name] = value;
   }
   return wire;
-}
-
-/**
- * Reads a `text/event-stream` body into stream events in one pass: each network chunk goes through
- * the shared SSE parser straight into the decoder, and the events it produced are yielded as one
- * batch (one async hop per network chunk, not per event). A chunk that completed an SSE frame (a
- * `ping` event, a comment) but produced no event yields the {@link KEEP_ALIVE} batch, so a model that
- * thinks silently while the server pings does not stall. The body is read to its end even after
- * `message_stop`: streamWithRetries drains the rest in the background, so the keep-alive connection
- * goes back to the pool instead of being destroyed. Stopping the iteration cancels the body.
- */
-async function* decodeEventStream(
-  body: ByteStream,
-  decoder: AnthropicStreamDecoder,
-): AsyncGenerator<StreamEventBatch, void, undefined> {
-  let out: StreamEvent[] = [];
-  let framed = false;
-  const parser = createSseParser({
-    onEvent: (event) => {
-      framed = true;
-      decoder.handleData(event.data, out);
-    },
-    onComment: () => {
-      framed = true;
-    },
-  });
-  for await (const chunk of body) {
-    parser.feed(chunk);
-    if (out.length === 0) {
-      if (framed) {
-        framed = false;
-        yield KEEP_ALIVE;
-      }
-      continue;
-    }
-    framed = false;
-    const batch = out;
-    out = [];
-    yield batch;
-  }
-  parser.end();
-  if (out.length > 0) yield out;
 }
 
 function invalidBody(providerId: string, cause: unknown) {

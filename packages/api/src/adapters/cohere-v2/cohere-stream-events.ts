@@ -1,5 +1,5 @@
-import { createSseParser } from '../../shared/sse-parser.js';
-import { KEEP_ALIVE, type StreamEventBatch } from '../../shared/stream-with-retries.js';
+import { decodeSseStream } from '../../shared/decode-sse-stream.js';
+import type { StreamEventBatch } from '../../shared/stream-with-retries.js';
 import { createToolInputBuffer, type ToolInputBuffer } from '../../shared/tool-input.js';
 import { UniqueToolCallIds as ToolCallIds } from '../../shared/unique-tool-call-ids.js';
 import { createLlmError } from '../../spec/create-llm-error.js';
@@ -207,51 +207,17 @@ export class CohereStreamDecoder {
 }
 
 /**
- * Reads a Cohere `text/event-stream` body: each network chunk goes through the SSE parser straight
- * into the decoder, and the events it produced are yielded as one batch (one async hop per network
- * chunk, not per event). A chunk that completed an SSE frame (blank data, a comment, an event with
- * nothing to show) but produced no event yields the {@link KEEP_ALIVE} batch, so silent reasoning
- * with keep-alives does not stall. A payload the decoder rejects ends the stream with that error, after the
- * events decoded before it. After `message-end` the rest of the body is still read (and ignored):
- * returning early would cancel the body and undici would destroy the keep-alive socket.
+ * Reads a Cohere `text/event-stream` body with the shared SSE read loop (one batch per network chunk;
+ * blank data, a comment or an event with nothing to show restarts the stall timers). A payload the
+ * decoder rejects ends the stream with that error, after the events decoded before it. After
+ * `message-end` the rest of the body is still read (and ignored): returning early would cancel the
+ * body and undici would destroy the keep-alive socket.
  */
-export async function* decodeCohereEventStream(
+export function decodeCohereEventStream(
   body: AsyncIterable<Uint8Array>,
   decoder: CohereStreamDecoder,
 ): AsyncGenerator<StreamEventBatch, void, undefined> {
-  let out: StreamEvent[] = [];
-  let failure: { error: unknown } | undefined;
-  let framed = false;
-  const parser = createSseParser({
-    onEvent: (event) => {
-      framed = true;
-      if (failure !== undefined) return;
-      try {
-        decoder.push(event.data, out);
-      } catch (error) {
-        failure = { error };
-      }
-    },
-    onComment: () => {
-      framed = true;
-    },
-  });
-  for await (const bytes of body) {
-    parser.feed(bytes);
-    if (out.length > 0) {
-      framed = false;
-      const batch = out;
-      out = [];
-      yield batch;
-    } else if (framed && failure === undefined) {
-      framed = false;
-      yield KEEP_ALIVE;
-    }
-    if (failure !== undefined) throw failure.error;
-  }
-  parser.end();
-  if (out.length > 0) yield out;
-  if (failure !== undefined) throw failure.error;
+  return decodeSseStream(body, { event: (event, out) => decoder.push(event.data, out) });
 }
 
 /** Blank data (no characters, or only whitespace), skipped like a keep-alive; cheap for JSON data. */

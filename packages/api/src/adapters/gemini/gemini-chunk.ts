@@ -1,5 +1,4 @@
-import { createSseParser } from '../../shared/sse-parser.js';
-import { KEEP_ALIVE } from '../../shared/stream-with-retries.js';
+import { decodeSseStream } from '../../shared/decode-sse-stream.js';
 import { isObject, isOptionalNumber, isOptionalString } from '../../shared/type-guards.js';
 import { NetworkError } from '../../spec/llm-error-classes.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
@@ -48,28 +47,20 @@ function notJson(text: string, providerId: string): NetworkError {
 }
 
 /**
- * Reads a `streamGenerateContent?alt=sse` body into stream events, one array per network chunk: the
- * bytes go through the shared SSE parser straight into the mapper, so the only async step per
- * network chunk is this generator's own (no per-event generator in between). A chunk that completed
- * an SSE frame (a comment, blank data, a chunk with nothing to show) but produced no event yields the
- * {@link KEEP_ALIVE} batch, which restarts the stall timers. Reads the body to its
- * end even after the final chunk, so the keep-alive connection is reused; only after an `{error}`
- * chunk does it stop (the caller drops the connection then anyway). A chunk that is not valid JSON
- * or not of the response shape throws, after the events of the chunks before it were yielded.
+ * Reads a `streamGenerateContent?alt=sse` body into stream events with the shared SSE read loop (one
+ * batch per network chunk; a comment, blank data or a chunk with nothing to show restarts the stall
+ * timers). Reads the body to its end even after the final chunk, so the keep-alive connection is
+ * reused; only after an `{error}` chunk does it stop (the caller drops the connection then anyway). A
+ * chunk that is not valid JSON or not of the response shape throws, after the events of the chunks
+ * before it were yielded.
  */
-export async function* readGeminiStream(
+export function readGeminiStream(
   body: AsyncIterable<Uint8Array>,
   mapper: GeminiResponseMapper,
   providerId: string,
 ): AsyncGenerator<readonly StreamEvent[], void, undefined> {
-  let out: StreamEvent[] = [];
-  let framed = false;
-  const parser = createSseParser({
-    onComment() {
-      framed = true;
-    },
-    onEvent(event) {
-      framed = true;
+  return decodeSseStream(body, {
+    event: (event, out) => {
       if (mapper.failed) return;
       const data = event.data;
       let json: unknown;
@@ -82,29 +73,9 @@ export async function* readGeminiStream(
       }
       mapper.push(toGeminiResponse(json, providerId), out);
     },
+    end: (out) => mapper.end(true, out),
+    stopped: () => mapper.failed,
   });
-  let failure: { error: unknown } | undefined;
-  for await (const chunk of body) {
-    try {
-      parser.feed(chunk);
-    } catch (error) {
-      failure = { error };
-    }
-    if (out.length > 0) {
-      framed = false;
-      const batch = out;
-      out = [];
-      yield batch;
-    } else if (framed && failure === undefined && !mapper.failed) {
-      framed = false;
-      yield KEEP_ALIVE;
-    }
-    if (failure !== undefined) throw failure.error;
-    if (mapper.failed) return;
-  }
-  parser.end();
-  mapper.end(true, out);
-  if (out.length > 0) yield out;
 }
 
 /** A response without `error`, `promptFeedback` or function calls whose known fields all have their schema type. */

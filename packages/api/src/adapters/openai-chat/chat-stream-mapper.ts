@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { HttpErrorRule } from '../../shared/classify-http-error.js';
-import { createSseParser } from '../../shared/sse-parser.js';
-import { KEEP_ALIVE, type StreamEventBatch } from '../../shared/stream-with-retries.js';
+import { decodeSseStream } from '../../shared/decode-sse-stream.js';
+import type { StreamEventBatch } from '../../shared/stream-with-retries.js';
 import { createUsage } from '../../shared/usage.js';
 import type { ProviderMetadata } from '../../spec/provider-metadata.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
@@ -243,24 +243,18 @@ export class ChatStreamMapper {
 }
 
 /**
- * Reads a Chat Completions `text/event-stream` body into stream events: each network chunk goes
- * through the SSE parser straight into the mapper, and the events it produced are yielded as one
- * batch (one async hop per network chunk, not per event). A chunk that completed an SSE frame (a
- * keep-alive comment such as OpenRouter's `: OPENROUTER PROCESSING`, a chunk with nothing to show)
- * but produced no event yields the {@link KEEP_ALIVE} batch, so a model that reasons silently behind
- * a proxy that sends comments does not stall. After `[DONE]` or an error chunk the rest
- * of the body is still read (and ignored) to its end: returning early would cancel the body and
+ * Reads a Chat Completions `text/event-stream` body into stream events with the shared SSE read loop
+ * (one batch per network chunk; a keep-alive comment such as OpenRouter's `: OPENROUTER PROCESSING`,
+ * or a chunk with nothing to show, restarts the stall timers). After `[DONE]` or an error chunk the
+ * rest of the body is still read (and ignored) to its end: returning early would cancel the body and
  * undici would destroy the keep-alive socket.
  */
-export async function* decodeChatStream(
+export function decodeChatStream(
   body: AsyncIterable<Uint8Array>,
   mapper: ChatStreamMapper,
 ): AsyncGenerator<StreamEventBatch, void, undefined> {
-  let out: StreamEvent[] = [];
-  let framed = false;
-  const parser = createSseParser({
-    onEvent: (message) => {
-      framed = true;
+  return decodeSseStream(body, {
+    event: (message, out) => {
       if (mapper.done) return;
       if (message.data === '[DONE]') {
         mapper.finish(true, out);
@@ -269,27 +263,8 @@ export async function* decodeChatStream(
       const chunk = parseChunk(message.data);
       if (chunk !== undefined) mapper.push(chunk, out);
     },
-    onComment: () => {
-      framed = true;
-    },
+    end: (out) => mapper.finish(false, out),
   });
-  for await (const bytes of body) {
-    parser.feed(bytes);
-    if (out.length === 0) {
-      if (framed) {
-        framed = false;
-        yield KEEP_ALIVE;
-      }
-      continue;
-    }
-    framed = false;
-    const batch = out;
-    out = [];
-    yield batch;
-  }
-  parser.end();
-  mapper.finish(false, out);
-  if (out.length > 0) yield out;
 }
 
 const CONCATENATED_DETAIL_FIELDS = ['text', 'summary', 'data'] as const;

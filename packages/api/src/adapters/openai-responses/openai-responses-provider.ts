@@ -1,4 +1,5 @@
 import type { AdapterSettings } from '../../shared/adapter-settings.js';
+import { decodeSseStream } from '../../shared/decode-sse-stream.js';
 import { assembleMessage } from '../../shared/message-assembler.js';
 import { createProviderFetch } from '../../shared/provider-fetch.js';
 import type { ByteStream } from '../../shared/read-event-stream.js';
@@ -6,8 +7,7 @@ import { resolveApiKey } from '../../shared/resolve-api-key.js';
 import { withRetries } from '../../shared/retry-policy.js';
 import { sendRequest } from '../../shared/send-request.js';
 import { sendStreamRequest } from '../../shared/send-stream-request.js';
-import { createSseParser } from '../../shared/sse-parser.js';
-import { KEEP_ALIVE, type StreamEventBatch, streamWithRetries } from '../../shared/stream-with-retries.js';
+import { type StreamEventBatch, streamWithRetries } from '../../shared/stream-with-retries.js';
 import type { LlmCallOptions, LlmProvider, ModelInfo } from '../../spec/provider.js';
 import type { LlmRequest } from '../../spec/request.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
@@ -192,47 +192,23 @@ function requestHeaders(
 }
 
 /**
- * Reads the SSE body into stream events in one pass: each network chunk goes through the SSE parser
- * straight into the mapper, and the events of that chunk are yielded as one batch (one async hop per
- * network chunk, not per event). A chunk that completed an SSE frame (a `keepalive` event, a
- * comment, a progress event) but produced no event yields the {@link KEEP_ALIVE} batch, so silent
- * reasoning with keep-alives does not stall. The body is read to its end even after the terminal event: later
- * events are ignored, and streamWithRetries drains the rest in the background, so the keep-alive
- * connection goes back to the pool instead of being destroyed.
+ * Reads the SSE body into stream events with the shared SSE read loop (one batch per network chunk;
+ * a `keepalive` event, a comment or a progress event restarts the stall timers). The body is read to
+ * its end even after the terminal event: later events are ignored.
  */
-async function* decodeResponsesStream(
+function decodeResponsesStream(
   body: ByteStream,
   mapper: OpenAIResponsesStreamMapper,
 ): AsyncGenerator<StreamEventBatch, void, undefined> {
-  let out: StreamEvent[] = [];
   let done = false;
-  let framed = false;
-  const parser = createSseParser({
-    onEvent: (event) => {
-      framed = true;
+  return decodeSseStream(body, {
+    event: (event, out) => {
       if (!done) done = mapper.handle(event, out);
     },
-    onComment: () => {
-      framed = true;
+    end: (out) => {
+      if (!done) mapper.finish(out);
     },
   });
-  for await (const chunk of body) {
-    parser.feed(chunk);
-    if (out.length === 0) {
-      if (framed) {
-        framed = false;
-        yield KEEP_ALIVE;
-      }
-      continue;
-    }
-    framed = false;
-    const batch = out;
-    out = [];
-    yield batch;
-  }
-  parser.end();
-  if (!done) mapper.finish(out);
-  if (out.length > 0) yield out;
 }
 
 /** @see https://platform.openai.com/docs/api-reference/models/list */
