@@ -9,7 +9,7 @@ import {
   runToolCalls,
   type SessionEntry,
 } from '../src/index.js';
-import { streamTurn } from '../src/stream-turn.js';
+import { TurnStream } from '../src/stream-turn.js';
 import { echoTool, scriptedProvider } from './candidates/boxagnts.js';
 import { MODEL_ID, PROVIDER_ID, STEP_ARGUMENTS, TASK_TOOL_TURNS, TOOL_NAME, USER_PROMPT } from './script.js';
 
@@ -45,7 +45,7 @@ function parts(): Part[] {
   let step = 0;
   return [
     {
-      name: 'memory session store: append one entry (structuredClone)',
+      name: 'memory session store: append one entry',
       perRun: 2 * TASK_TOOL_TURNS + 2,
       op: () => {
         if (++appends % 22 === 0) store = createMemorySessionStore();
@@ -64,7 +64,12 @@ function parts(): Part[] {
       perRun: 1,
       op: () => buildSystemPrompt({ toolNames: [TOOL_NAME], workingDirectory: process.cwd(), date: '2026-01-01' }),
     },
-    { name: 'AbortController + signal', perRun: 1 + TASK_TOOL_TURNS, op: () => new AbortController().signal },
+    // Only a run with a caller signal or a timeout makes one; the everything-on run has neither.
+    {
+      name: 'AbortController + signal (runs that can be cancelled)',
+      perRun: 0,
+      op: () => new AbortController().signal,
+    },
     {
       name: 'executeTool (bounds, zod, AbortController, 120 s timer, race)',
       perRun: TASK_TOOL_TURNS,
@@ -94,13 +99,15 @@ function parts(): Part[] {
       },
     },
     {
-      name: 'streamTurn of one tool turn (provider, MessageAssembler)',
+      name: 'one tool turn read into a TurnStream (provider, MessageAssembler)',
       perRun: TURNS,
       op: async () => {
-        const turn = streamTurn(provider, request, signal, 1);
-        while (!(await turn.next()).done) {
-          // consumed
+        const stream = new TurnStream(1, provider.id);
+        for await (const event of provider.streamMessage(request, { signal })) {
+          stream.push(event);
+          if (stream.done) break;
         }
+        return stream.result();
       },
     },
     {
@@ -180,7 +187,7 @@ export async function runBreakdown(write: (text: string) => void, quick: boolean
       `${'part (timed alone, CPU)'.padEnd(66)} ${'µs/op'.padStart(8)} ${'ops/run'.padStart(7)} ${'µs/turn'.padStart(8)}`,
       ...rows,
       '',
-      `µs/turn = µs/op x ops per run / ${TURNS} turns. Parts overlap (runToolCalls includes executeTool, streamTurn`,
+      `µs/turn = µs/op x ops per run / ${TURNS} turns. Parts overlap (runToolCalls includes executeTool, TurnStream`,
       'the provider); compare with the boxagnts row of the main table.',
     ].join('\n'),
   );

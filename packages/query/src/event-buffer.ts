@@ -22,15 +22,17 @@ export class EventBuffer<T> {
    */
   watch(work: Promise<unknown>): void {
     this.watching++;
-    work.then(
-      (value) => {
-        this.settled(value, false);
-      },
-      (error: unknown) => {
-        this.settled(error, true);
-      },
-    );
+    work.then(this.onValue, this.onError);
   }
+
+  // Made once per buffer: `watch` runs every turn and would otherwise make two closures each time.
+  private readonly onValue = (value: unknown): void => {
+    this.settled(value, false);
+  };
+
+  private readonly onError = (error: unknown): void => {
+    this.settled(error, true);
+  };
 
   /** What the last settled watched work resolved to; throws what it rejected with. Read once. */
   result(): unknown {

@@ -16,17 +16,19 @@ import {
   type ToolUseBlock,
   transferHistory,
 } from '@boxagnts/api';
+import type { ToolResult } from '@boxagnts/tools';
 import { compactHistory } from './compaction/compact-history.js';
 import { estimateTokens } from './compaction/estimate-tokens.js';
 import type { FallbackModel, QueryOptions } from './config.js';
 import { EventBuffer } from './event-buffer.js';
-import type { QueryEvent } from './events.js';
+import type { QueryEvent, ToolEndEvent, ToolStartEvent } from './events.js';
 import type { QueryOutcome, QueryStopReason, RunUsage } from './outcome.js';
 import { adapterForProvider } from './recovery/adapter-for-provider.js';
 import { MAX_TOKENS_RESUME_PROMPT } from './recovery/resume-prompt.js';
+import { callOptions, NEVER_ABORTED } from './run-signal.js';
 import type { SessionEntry } from './session/session-store.js';
 import { unsavedMessages } from './session/unsaved-messages.js';
-import { streamTurn } from './stream-turn.js';
+import { TurnStream } from './stream-turn.js';
 import { LazyAgentRunner } from './subagents/lazy-agent-runner.js';
 import { subAgentConfig } from './subagents/managed-mode.js';
 import { Semaphore } from './subagents/semaphore.js';
@@ -69,6 +71,21 @@ function stripToolUses(message: AssistantMessage): AssistantMessage {
 }
 
 const NO_FALLBACKS = Object.freeze([]) as unknown as FallbackModel[];
+const NO_PENDING: readonly Message[] = Object.freeze([]);
+
+const DAY_MS = 86_400_000;
+let todayNumber = -1;
+let todayText = '';
+
+/** Today's UTC date (`YYYY-MM-DD`), formatted once a day rather than once a run (about 1 µs each). */
+function today(): string {
+  const day = Math.floor(Date.now() / DAY_MS);
+  if (day !== todayNumber) {
+    todayNumber = day;
+    todayText = new Date(day * DAY_MS).toISOString().slice(0, 10);
+  }
+  return todayText;
+}
 
 /** The context window of `model`: the config's, the catalogue's, or the default. */
 function contextWindowOf(config: QueryOptions['config'], provider: LlmProvider, model: string): number {
@@ -108,19 +125,20 @@ interface RunTree {
 
 async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<QueryEvent, QueryOutcome> {
   const { config } = options;
-  const controller = new AbortController();
   const outer = options.signal;
-  const onAbort = outer === undefined ? undefined : () => controller.abort(outer.reason);
-  if (outer?.aborted) controller.abort(outer.reason);
+  // A run's own controller exists only when something can cancel it (the caller or the timeout).
+  const controller = outer === undefined && config.timeoutMs === undefined ? undefined : new AbortController();
+  const onAbort = outer === undefined || controller === undefined ? undefined : () => controller.abort(outer.reason);
+  if (outer?.aborted) controller?.abort(outer.reason);
   else if (onAbort !== undefined) outer?.addEventListener('abort', onAbort, { once: true });
-  const signal = controller.signal;
+  const signal = controller === undefined ? NEVER_ABORTED : controller.signal;
   let timedOut = false;
   const runTimer =
     config.timeoutMs === undefined
       ? undefined
       : setTimeout(() => {
           timedOut = true;
-          controller.abort(new Error(`the run took longer than ${config.timeoutMs} ms`));
+          controller?.abort(new Error(`the run took longer than ${config.timeoutMs} ms`));
         }, config.timeoutMs);
 
   const messages: Message[] = [...options.messages];
@@ -164,8 +182,18 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
     options.toolContext.agents === undefined
       ? (toolCallId: string) => new LazyAgentRunner(openAgents, toolCallId)
       : undefined;
+  // The tool-call hooks are made once per run, not per turn; `looping` is reset before each turn's calls.
+  let looping = false;
+  const emitToolEvent = (event: ToolStartEvent | ToolEndEvent) => buffer.push(event);
+  const annotate = (call: ToolUseBlock, toolResult: ToolResult) => {
+    const checked = loopDetector.check(call, toolResult);
+    looping ||= checked.looping;
+    return checked.result;
+  };
+  const maxConcurrency = toolConfig.maxConcurrency ?? DEFAULTS.maxConcurrency;
+  const toolTimeoutMs = toolConfig.timeoutMs ?? DEFAULTS.toolTimeoutMs;
   const workingDirectory = config.workingDirectory ?? options.toolContext.root;
-  const date = config.date ?? new Date().toISOString().slice(0, 10);
+  const date = config.date ?? today();
 
   // The catalogue row of the last priced model (findModel itself remembers its answers).
   let priceModel: string | undefined;
@@ -213,8 +241,8 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
       );
     }
     if (unsaved.length > 0)
-      await persist(
-        store,
+      await store.store.append(
+        store.sessionId,
         unsaved.map((message) => ({ message })),
       );
   }
@@ -231,7 +259,7 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
         finish('budget_exceeded', { costUsd: usage.total.costUsd, limitUsd: config.budgetUsd }),
       );
     }
-    const pending = options.pending?.drain() ?? [];
+    const pending = options.pending?.drain() ?? NO_PENDING;
     if (pending.length > 0) {
       for (const message of pending) {
         messages.push(message);
@@ -324,7 +352,6 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
 
     turn++;
     tree.turns.count++;
-    const turnId = `turn-${turn}`;
     yield { type: 'turn-start', turn, model };
     // Optional fields are assigned, not spread: the request is built on every turn.
     const request: LlmRequest = { model, system, messages };
@@ -332,7 +359,18 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
     if (config.maxOutputTokens !== undefined) request.maxOutputTokens = config.maxOutputTokens;
     if (temperature !== undefined) request.temperature = temperature;
     if (config.thinking) request.thinking = config.thinking;
-    const result = yield* streamTurn(provider, request, signal, turn);
+    // The provider's stream is read here, not through a nested generator: one fewer per model call.
+    const stream = new TurnStream(turn, provider.id);
+    try {
+      for await (const event of provider.streamMessage(request, callOptions(signal))) {
+        const delta = stream.push(event);
+        if (delta !== undefined) yield delta;
+        if (stream.done) break;
+      }
+    } catch (error) {
+      stream.fail(error, signal);
+    }
+    const result = stream.result();
     if (!result.ok) {
       const error: LlmError = result.error;
       if (signal.aborted || isAbortedError(error)) return yield* endRun(pool, buffer, finish('cancelled'));
@@ -454,21 +492,17 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
       return yield* endRun(pool, buffer, finish('refusal'));
     if (toolUses.length === 0) return yield* endRun(pool, buffer, finish('end_turn'));
 
-    let looping = false;
+    looping = false;
     // Built as one literal plus an assignment: a spread in the middle of a literal makes a slow
     // (dictionary-mode) object, and this one is read on every tool call.
     const toolOptions: RunToolCallsOptions = {
       tools: tools.map,
-      context: { ...baseContext, turnId },
+      context: { ...baseContext, turnId: `turn-${turn}` },
       turn,
-      maxConcurrency: toolConfig.maxConcurrency ?? DEFAULTS.maxConcurrency,
-      timeoutMs: toolConfig.timeoutMs ?? DEFAULTS.toolTimeoutMs,
-      emit: (event) => buffer.push(event),
-      annotate: (call, toolResult) => {
-        const checked = loopDetector.check(call, toolResult);
-        looping ||= checked.looping;
-        return checked.result;
-      },
+      maxConcurrency,
+      timeoutMs: toolTimeoutMs,
+      emit: emitToolEvent,
+      annotate,
     };
     if (agentsFor) toolOptions.agentsFor = agentsFor;
     const work = runToolCalls(toolUses, toolOptions);

@@ -1,4 +1,5 @@
 import { type LlmProvider, type Message, MessageAssembler, toLlmError } from '@boxagnts/api';
+import { callOptions } from '../run-signal.js';
 import type { SurvivingFacts } from './surviving-facts.js';
 
 const SUMMARY_SYSTEM = [
@@ -55,7 +56,7 @@ export async function summarizeConversation(input: {
     try {
       for await (const event of input.provider.streamMessage(
         { model: input.model, system: SUMMARY_SYSTEM, messages: request, maxOutputTokens: 2048 },
-        { signal: input.signal },
+        callOptions(input.signal),
       )) {
         assembler.push(event);
         if (assembler.done) break;

@@ -45,23 +45,35 @@ function withCall(options: RunToolCallsOptions, toolCallId: string): ToolContext
   return agents === undefined ? { ...options.context, toolCallId } : { ...options.context, toolCallId, agents };
 }
 
-async function runOne(call: ToolUseBlock, options: RunToolCallsOptions): Promise<ToolResultBlock> {
-  const started = performance.now();
+/** Starts one call: emits `tool-start` and resolves to the tool's result (an error result when it cannot run). */
+function startOne(call: ToolUseBlock, options: RunToolCallsOptions): Promise<ToolResult> {
   options.emit({ type: 'tool-start', turn: options.turn, toolCallId: call.id, name: call.name, input: call.input });
   const tool = options.tools.get(call.name);
-  let result: ToolResult;
   if (tool === undefined) {
-    result = errorResult(`There is no tool named "${call.name}".${closeNames(call.name, options.tools)}`);
-  } else if (call.inputError !== undefined) {
-    result = errorResult(
-      `The arguments of your "${call.name}" call could not be used: ${call.inputError.message} Send the arguments as one valid JSON object.`,
+    return Promise.resolve(
+      errorResult(`There is no tool named "${call.name}".${closeNames(call.name, options.tools)}`),
     );
-  } else {
-    result = await executeTool(tool, call.input, withCall(options, call.id), {
-      timeoutMs: tool.timeoutMs ?? options.timeoutMs,
-    });
   }
-  if (options.annotate) result = options.annotate(call, result);
+  if (call.inputError !== undefined) {
+    return Promise.resolve(
+      errorResult(
+        `The arguments of your "${call.name}" call could not be used: ${call.inputError.message} Send the arguments as one valid JSON object.`,
+      ),
+    );
+  }
+  return executeTool(tool, call.input, withCall(options, call.id), {
+    timeoutMs: tool.timeoutMs ?? options.timeoutMs,
+  });
+}
+
+/** Ends one call: the loop-detection note, `tool-end`, and the `tool_result` block. */
+function finishOne(
+  call: ToolUseBlock,
+  options: RunToolCallsOptions,
+  started: number,
+  toolResult: ToolResult,
+): ToolResultBlock {
+  const result = options.annotate ? options.annotate(call, toolResult) : toolResult;
   options.emit({
     type: 'tool-end',
     turn: options.turn,
@@ -74,18 +86,31 @@ async function runOne(call: ToolUseBlock, options: RunToolCallsOptions): Promise
   return toToolResultBlock(call.id, result);
 }
 
+async function runOne(call: ToolUseBlock, options: RunToolCallsOptions): Promise<ToolResultBlock> {
+  const started = performance.now();
+  return finishOne(call, options, started, await startOne(call, options));
+}
+
 /**
  * Runs the tool calls of one assistant message: consecutive concurrency-safe calls (read-only by
  * default) together up to the cap, every other call alone and in order. Returns exactly one
  * `tool_result` per call, in the model's order. Never throws: unknown tools, unusable arguments,
  * failures, timeouts and cancellation are error results.
  */
-export async function runToolCalls(
-  calls: readonly ToolUseBlock[],
-  options: RunToolCallsOptions,
-): Promise<ToolResultBlock[]> {
-  // The common case, one call: no workers, no closures.
-  if (calls.length === 1) return [await runOne(calls[0] as ToolUseBlock, options)];
+export function runToolCalls(calls: readonly ToolUseBlock[], options: RunToolCallsOptions): Promise<ToolResultBlock[]> {
+  if (calls.length !== 1) return runInGroups(calls, options);
+  // The common case, one call: no workers, and the block is made in the one `then` after the tool
+  // (no async function of its own awaiting another, which would cost a promise hop per call).
+  try {
+    const call = calls[0] as ToolUseBlock;
+    const started = performance.now();
+    return startOne(call, options).then((result) => [finishOne(call, options, started, result)]);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+async function runInGroups(calls: readonly ToolUseBlock[], options: RunToolCallsOptions): Promise<ToolResultBlock[]> {
   const results: ToolResultBlock[] = new Array(calls.length);
   let index = 0;
   while (index < calls.length) {
