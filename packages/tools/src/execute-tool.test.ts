@@ -1,9 +1,16 @@
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool, ToolDefinitionError } from './define-tool.js';
 import { executeTool } from './execute-tool.js';
 import { testContext } from './test/context.js';
 import { resultText, textResult } from './tool-results.js';
+
+const execFileAsync = promisify(execFile);
 
 const add = defineTool({
   name: 'add',
@@ -86,6 +93,106 @@ describe('executeTool', () => {
     const result = await executeTool(tool, {}, testContext({ signal: controller.signal }));
     expect(result.isError).toBe(true);
     expect(ran).toBe(false);
+  });
+});
+
+describe('executeTool deadlines and cancellation', () => {
+  function hanging(name: string, timeoutMs?: number, seen?: string[]) {
+    return defineTool({
+      name,
+      description: 'Waits until its signal aborts.',
+      inputSchema: z.object({}),
+      permission: 'read-only',
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      execute: (_input, context) =>
+        new Promise((resolve) => {
+          context.signal.addEventListener('abort', () => {
+            seen?.push(name);
+            resolve(textResult(`${name} saw the abort`));
+          });
+        }),
+    });
+  }
+
+  it('times out concurrent calls each at its own deadline, leaves a call that finishes alone, and re-arms after idling', async () => {
+    const order: string[] = [];
+    const quick = defineTool({
+      name: 'quick',
+      description: 'Answers after 20 ms.',
+      inputSchema: z.object({}),
+      permission: 'read-only',
+      timeoutMs: 5_000,
+      execute: () => new Promise((resolve) => setTimeout(() => resolve(textResult('quick done')), 20)),
+    });
+    const late = executeTool(hanging('late', 120), {}, testContext()).then((result) => {
+      order.push('late');
+      return result;
+    });
+    const early = executeTool(hanging('early', 40), {}, testContext()).then((result) => {
+      order.push('early');
+      return result;
+    });
+    const fine = executeTool(quick, {}, testContext());
+    expect(resultText(await fine)).toBe('quick done');
+    expect(resultText(await early)).toBe('Tool "early" timed out after 40 ms and was stopped.');
+    expect(resultText(await late)).toBe('Tool "late" timed out after 120 ms and was stopped.');
+    expect(order).toEqual(['early', 'late']);
+    // Nothing is running now; a new call with a short deadline is still stopped on time.
+    const again = await executeTool(hanging('again', 30), {}, testContext());
+    expect(resultText(again)).toBe('Tool "again" timed out after 30 ms and was stopped.');
+  });
+
+  it('cancels every running call of an aborted signal, and only those', async () => {
+    const seen: string[] = [];
+    const run = new AbortController();
+    const other = new AbortController();
+    const first = executeTool(hanging('first', undefined, seen), {}, testContext({ signal: run.signal }));
+    const second = executeTool(hanging('second', undefined, seen), {}, testContext({ signal: run.signal }));
+    const elsewhere = executeTool(hanging('elsewhere', 60, seen), {}, testContext({ signal: other.signal }));
+    run.abort(new Error('user stopped'));
+    expect(resultText(await first)).toBe('Tool "first" was cancelled.');
+    expect(resultText(await second)).toBe('Tool "second" was cancelled.');
+    expect(seen).toEqual(['first', 'second']);
+    expect(resultText(await elsewhere)).toBe('Tool "elsewhere" timed out after 60 ms and was stopped.');
+    // A finished call is no longer cancelled by a later abort of its signal.
+    const finished = await executeTool(
+      defineTool({
+        name: 'done',
+        description: 'Answers at once.',
+        inputSchema: z.object({}),
+        permission: 'read-only',
+        execute: async () => textResult('done'),
+      }),
+      {},
+      testContext({ signal: other.signal }),
+    );
+    other.abort();
+    expect(resultText(finished)).toBe('done');
+  });
+
+  describe('in a process of its own', () => {
+    const child = join(dirname(fileURLToPath(import.meta.url)), 'test', 'deadline-child.ts');
+    const tsx = createRequire(import.meta.url).resolve('tsx');
+    const runChild = (mode: string, timeoutMs: number) =>
+      execFileAsync(
+        process.execPath,
+        ['--conditions=@boxagnts/source', '--import', tsx, child, mode, String(timeoutMs)],
+        {
+          timeout: 20_000,
+        },
+      );
+
+    it('keeps the process alive until a hanging call times out, so its result is not lost', async () => {
+      const { stdout } = await runChild('hang', 300);
+      expect(stdout).toBe('Tool "child" timed out after 300 ms and was stopped.');
+    });
+
+    it('lets the process exit once its calls are done, though their deadline is far away', async () => {
+      // With a deadline timer that kept the process open, this child would live for the full 60 s and
+      // be killed by the 20 s limit above.
+      const { stdout } = await runChild('answer', 60_000);
+      expect(stdout).toBe('done');
+    });
   });
 });
 

@@ -27,15 +27,16 @@ function failed(tool: AnyTool, error: unknown): ToolResult {
 
 /**
  * One running call: settles once, with the tool's result, a timeout or a cancellation, and then
- * lets go of its timer and its listener. It is itself the run signal's `abort` listener (an
- * EventTarget listener object), and the timer passes it as an argument: a call allocates no
- * closures for its guards.
+ * leaves the deadline watch and its signal's set of running calls. A call allocates no closures
+ * for its guards.
  */
 class GuardedCall {
   resolve: (result: ToolResult) => void = noop;
   settled = false;
   timedOut = false;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the call times out (`performance.now()` time, monotonic), or `Infinity`. */
+  deadline = Number.POSITIVE_INFINITY;
+  running: Set<GuardedCall> | undefined;
   // The call's own signal (the run's, plus this call's timeout) is made only when the tool reads
   // it: most tools never do, and an AbortController per call is a measurable part of a loop turn.
   controller: AbortController | undefined;
@@ -60,27 +61,95 @@ class GuardedCall {
   finish(result: ToolResult): void {
     if (this.settled) return;
     this.settled = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.outer.removeEventListener('abort', this);
+    if (this.deadline !== Number.POSITIVE_INFINITY) deadlines.remove(this);
+    this.running?.delete(this);
     this.resolve(result);
   }
 
   /** The run's signal aborted: abort the call's signal and answer "cancelled". */
-  handleEvent(): void {
+  cancel(): void {
     if (this.settled) return;
     this.controller?.abort(this.outer.reason);
     this.finish(errorResult(`Tool "${this.tool.name}" was cancelled.`));
+  }
+
+  /** The deadline passed: abort the call's signal and answer "timed out". */
+  expire(): void {
+    if (this.settled) return;
+    this.timedOut = true;
+    this.controller?.abort(new Error('timeout'));
+    this.finish(errorResult(`Tool "${this.tool.name}" timed out after ${this.timeoutMs} ms and was stopped.`));
   }
 }
 
 function noop(): void {}
 
-function onTimeout(call: GuardedCall): void {
-  if (call.settled) return;
-  call.timer = undefined;
-  call.timedOut = true;
-  call.controller?.abort(new Error('timeout'));
-  call.finish(errorResult(`Tool "${call.tool.name}" timed out after ${call.timeoutMs} ms and was stopped.`));
+/**
+ * The deadlines of running calls, watched by one shared timer instead of a timer per call: a call
+ * only joins and leaves a set (a `setTimeout` and `clearTimeout` per call made and dropped Node's
+ * timer list for that duration every time). The timer is armed for the earliest deadline; when it
+ * fires it expires what is due and re-arms for the next. It keeps the process alive only while a
+ * call with a deadline is running, as a per-call timer would.
+ */
+class DeadlineWatch {
+  private readonly calls = new Set<GuardedCall>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private firesAt = Number.POSITIVE_INFINITY;
+  private readonly fire = (): void => {
+    this.timer = undefined;
+    this.firesAt = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const call of this.calls) {
+      if (call.deadline <= now) call.expire();
+      else if (call.deadline < next) next = call.deadline;
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.arm(next);
+  };
+
+  add(call: GuardedCall): void {
+    if (this.calls.size === 0) this.timer?.ref();
+    this.calls.add(call);
+    if (call.deadline < this.firesAt) this.arm(call.deadline);
+  }
+
+  remove(call: GuardedCall): void {
+    this.calls.delete(call);
+    // The timer stays armed (re-arming per call is what this avoids) but holds nothing open.
+    if (this.calls.size === 0) this.timer?.unref();
+  }
+
+  private arm(at: number): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.firesAt = at;
+    this.timer = setTimeout(this.fire, Math.max(1, Math.ceil(at - performance.now())));
+    if (this.calls.size === 0) this.timer.unref();
+  }
+}
+
+const deadlines = new DeadlineWatch();
+
+/**
+ * The running calls of each signal, behind one `abort` listener per signal (added with the
+ * signal's first call and kept for its lifetime) instead of a listener added and removed per call.
+ */
+const runningBySignal = new WeakMap<AbortSignal, Set<GuardedCall>>();
+
+function runningOn(signal: AbortSignal): Set<GuardedCall> {
+  let running = runningBySignal.get(signal);
+  if (running === undefined) {
+    const calls = new Set<GuardedCall>();
+    running = calls;
+    runningBySignal.set(signal, calls);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const call of calls) call.cancel();
+      },
+      { once: true },
+    );
+  }
+  return running;
 }
 
 const CALL = Symbol('boxagnts.tool-call');
@@ -112,17 +181,22 @@ function run(tool: AnyTool, input: unknown, context: ToolContext, timeoutMs: num
   const settled = new Promise<ToolResult>((resolve) => {
     call.resolve = resolve;
   });
-  if (timeoutMs !== undefined && timeoutMs > 0) call.timer = setTimeout(onTimeout, timeoutMs, call);
-  outer.addEventListener('abort', call, { once: true });
-  let running: Promise<ToolResult>;
+  if (timeoutMs !== undefined && timeoutMs > 0) {
+    call.deadline = performance.now() + timeoutMs;
+    deadlines.add(call);
+  }
+  const running = runningOn(outer);
+  call.running = running;
+  running.add(call);
+  let result: Promise<ToolResult>;
   try {
-    running = tool.execute(input as never, callContext);
+    result = tool.execute(input as never, callContext);
   } catch (error) {
     call.finish(failed(tool, error));
     return settled;
   }
-  running.then(
-    (result) => call.finish(result),
+  result.then(
+    (value) => call.finish(value),
     (error: unknown) => call.finish(failed(tool, error)),
   );
   return settled;

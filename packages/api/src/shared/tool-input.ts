@@ -164,6 +164,16 @@ function jsonTextDepth(text: string, limit: number): number {
 
 /** Nesting depth of a parsed value without recursion; stops once past `limit` (so a cycle ends too). */
 function valueDepth(value: unknown, limit: number): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  // The usual tool input is flat (no object or array inside): one level, with no stack to build.
+  let flat = true;
+  for (const child of Object.values(value)) {
+    if (typeof child === 'object' && child !== null) {
+      flat = false;
+      break;
+    }
+  }
+  if (flat) return 1;
   let deepest = 0;
   const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
   while (stack.length > 0) {
