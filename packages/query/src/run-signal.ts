@@ -4,15 +4,12 @@ import type { LlmCallOptions } from '@boxagnts/api';
 /**
  * The signal of a run that nothing can cancel (the caller gave no signal and the run has no
  * timeout): one shared signal that never aborts, instead of an AbortController per run (about
- * 4 µs each: a fresh EventTarget whose prototype is swapped). Tool calls and sub-agents add and
- * remove their listeners on it as they would on a run's own signal.
+ * 4 µs each: a fresh EventTarget whose prototype is swapped). Tool calls register on it through
+ * `executeTool`'s one listener per signal; sub-agents add and remove theirs as on a run's own signal.
  */
 export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
-// The running tool calls of every such run listen on it at once: no "possible leak" warning past 10.
+// The sub-agents of every such run may listen on it at once: no "possible leak" warning past 10.
 setMaxListeners(0, NEVER_ABORTED);
-// A listener that stays (and never runs): each tool call adds and removes its own, and an event
-// target whose last listener goes drops its list, which the next call would have to make again.
-NEVER_ABORTED.addEventListener('abort', () => undefined);
 
 const NO_CALL_OPTIONS: LlmCallOptions = Object.freeze({});
 
