@@ -12,6 +12,24 @@ import { resultText, textResult } from './tool-results.js';
 
 const execFileAsync = promisify(execFile);
 
+/** A tool that waits until its signal aborts, noting its name in `seen` when it does. */
+function hanging(name: string, timeoutMs?: number, seen?: string[]) {
+  return defineTool({
+    name,
+    description: 'Waits until its signal aborts.',
+    inputSchema: z.object({}),
+    permission: 'read-only',
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    execute: (_input, context) =>
+      new Promise((resolve) => {
+        context.signal.addEventListener('abort', () => {
+          seen?.push(name);
+          resolve(textResult(`${name} saw the abort`));
+        });
+      }),
+  });
+}
+
 const add = defineTool({
   name: 'add',
   description: 'Add two numbers.',
@@ -56,24 +74,10 @@ describe('executeTool', () => {
   });
 
   it('stops a call at its timeout and tells the tool through its signal', async () => {
-    let sawAbort = false;
-    const slow = defineTool({
-      name: 'slow',
-      description: 'Waits until aborted.',
-      inputSchema: z.object({}),
-      permission: 'read-only',
-      timeoutMs: 30,
-      execute: (_input, context) =>
-        new Promise((resolve) => {
-          context.signal.addEventListener('abort', () => {
-            sawAbort = true;
-            resolve(textResult('stopped'));
-          });
-        }),
-    });
-    const result = await executeTool(slow, {}, testContext());
+    const seen: string[] = [];
+    const result = await executeTool(hanging('slow', 30, seen), {}, testContext());
     expect(resultText(result)).toBe('Tool "slow" timed out after 30 ms and was stopped.');
-    expect(sawAbort).toBe(true);
+    expect(seen).toEqual(['slow']);
   });
 
   it('answers a cancelled run without running the tool', async () => {
@@ -97,23 +101,6 @@ describe('executeTool', () => {
 });
 
 describe('executeTool deadlines and cancellation', () => {
-  function hanging(name: string, timeoutMs?: number, seen?: string[]) {
-    return defineTool({
-      name,
-      description: 'Waits until its signal aborts.',
-      inputSchema: z.object({}),
-      permission: 'read-only',
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
-      execute: (_input, context) =>
-        new Promise((resolve) => {
-          context.signal.addEventListener('abort', () => {
-            seen?.push(name);
-            resolve(textResult(`${name} saw the abort`));
-          });
-        }),
-    });
-  }
-
   it('times out concurrent calls each at its own deadline, leaves a call that finishes alone, and re-arms after idling', async () => {
     const order: string[] = [];
     const quick = defineTool({
