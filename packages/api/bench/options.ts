@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { BenchUsageError, list, positive } from '../../../scripts/bench-kit/options.js';
 import type { MeasureSettings } from './measure.js';
 import { WRITE_MODES, type WriteMode } from './streams.js';
 
@@ -28,10 +29,7 @@ Profiling one candidate (alone, V8 sampling profiler around the measured streams
   --profile-streams <n>  streams consumed while profiling (default 400)
   --profile-out <path> also write the .cpuprofile (Chrome DevTools, speedscope)`;
 
-/** A bad command line; the message says what to change. */
-export class BenchUsageError extends Error {
-  override name = 'BenchUsageError';
-}
+export { BenchUsageError };
 
 /** The parsed command line. */
 export interface BenchOptions {
@@ -48,21 +46,6 @@ export interface BenchOptions {
 
 const FULL: MeasureSettings = { warmupStreams: 12, rounds: 16, turnMs: 90, minStreamsPerTurn: 3 };
 const QUICK: MeasureSettings = { warmupStreams: 5, rounds: 3, turnMs: 60, minStreamsPerTurn: 2 };
-
-function list(values: readonly string[] | undefined): string[] {
-  return (values ?? [])
-    .flatMap((value) => value.split(','))
-    .map((value) => value.trim())
-    .filter(Boolean);
-}
-
-function positive(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1)
-    throw new BenchUsageError(`--${name} must be a whole number ≥ 1, not "${value}"`);
-  return number;
-}
 
 /** Parses `argv` (without node and the script). */
 export function parseOptions(argv: readonly string[]): BenchOptions {

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { BenchUsageError, list, positive } from '../../../scripts/bench-kit/options.js';
 
 /** Usage text of `pnpm --filter @boxagnts/query bench`. */
 export const USAGE = `Usage: pnpm --filter @boxagnts/query bench [-- options]
@@ -32,10 +33,7 @@ Profiling one candidate (alone, V8 sampling profiler around the measured runs on
   --profile-runs <n>   runs while profiling (default 3000)
   --profile-out <path> also write the .cpuprofile (Chrome DevTools, speedscope)`;
 
-/** A bad command line; the message says what to change. */
-export class BenchUsageError extends Error {
-  override name = 'BenchUsageError';
-}
+export { BenchUsageError };
 
 /** The stages of a bench run. */
 export const STAGES = ['time', 'heap', 'history'] as const;
@@ -71,22 +69,6 @@ export interface BenchOptions {
 
 const FULL: TimeSettings = { warmupRuns: 300, warmupMs: 500, rounds: 16, turnMs: 150, batchMs: 10 };
 const QUICK: TimeSettings = { warmupRuns: 150, warmupMs: 250, rounds: 6, turnMs: 100, batchMs: 10 };
-
-function list(values: readonly string[] | undefined): string[] {
-  return (values ?? [])
-    .flatMap((value) => value.split(','))
-    .map((value) => value.trim())
-    .filter(Boolean);
-}
-
-function positive(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) {
-    throw new BenchUsageError(`--${name} must be a whole number ≥ 1, not "${value}"`);
-  }
-  return number;
-}
 
 /** Parses `argv` (without node and the script; a leading `--` from pnpm is ignored). */
 export function parseOptions(argv: readonly string[]): BenchOptions {
