@@ -140,6 +140,51 @@ describe('limits and control', () => {
     expect(reason).toBe('cancelled');
   });
 
+  it('passes model calls a signal only when something can cancel the run, and runs tools either way', async () => {
+    harness = await startHarness({
+      steps: [callEcho('one'), { text: 'done', usage }, callEcho('two'), { text: 'done', usage }],
+    });
+    const base = harness.provider;
+    const seen: Array<AbortSignal | undefined> = [];
+    const recording = {
+      ...base,
+      streamMessage: (request: Parameters<typeof base.streamMessage>[0], options?: { signal?: AbortSignal }) => {
+        seen.push(options?.signal);
+        return base.streamMessage(request, options);
+      },
+    };
+    const uncancellable = await collect({
+      provider: recording,
+      messages: [{ role: 'user', content: 'echo one' }],
+      tools: [echo],
+      toolContext: { root: harness.root, sessionId: 'sig-1' },
+      config: { model: 'claude-sonnet-4-6' },
+    });
+    expect(uncancellable.outcome.reason).toBe('end_turn');
+    expect(seen).toEqual([undefined, undefined]);
+    const controller = new AbortController();
+    const cancellable = await collect({
+      provider: recording,
+      messages: [{ role: 'user', content: 'echo two' }],
+      tools: [echo],
+      toolContext: { root: harness.root, sessionId: 'sig-2' },
+      config: { model: 'claude-sonnet-4-6' },
+      signal: controller.signal,
+    });
+    expect(cancellable.outcome.reason).toBe('end_turn');
+    expect(seen).toHaveLength(4);
+    // The run's own signal, the same for both calls of the run.
+    expect(seen[2]).toBeInstanceOf(AbortSignal);
+    expect(seen[3]).toBe(seen[2]);
+    expect(seen[2]?.aborted).toBe(false);
+    // (That the caller's abort reaches a running call is the "cancelled during streaming" test.)
+    const toolEnds = [...uncancellable.events, ...cancellable.events].filter((event) => event.type === 'tool-end');
+    expect(toolEnds.map((event) => event.type === 'tool-end' && event.result.content)).toEqual([
+      [{ type: 'text', text: 'one' }],
+      [{ type: 'text', text: 'two' }],
+    ]);
+  });
+
   it('drains pending user messages into the history before the next call', async () => {
     harness = await startHarness({ steps: [callEcho('first'), { text: 'Noted both.', usage }] });
     const queue: Message[] = [];
