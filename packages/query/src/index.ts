@@ -50,8 +50,11 @@ export { MAX_TOKENS_RESUME_PROMPT } from './recovery/resume-prompt.js';
 export { compactedHistory, historyFromEntries } from './session/history-from-entries.js';
 export { type HistoryRepair, INTERRUPTED_TOOL_RESULT, repairHistory } from './session/repair-history.js';
 export {
+  type ChildSessionInfo,
   createMemorySessionStore,
   type MemorySessionStore,
+  type ModelCallPurpose,
+  type ModelCallRecord,
   type SessionEntry,
   type SessionStore,
 } from './session/session-store.js';

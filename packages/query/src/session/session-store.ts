@@ -26,6 +26,47 @@ export interface SessionStore {
   append(sessionId: string, entries: readonly SessionEntry[]): Promise<void>;
   /** The session's entries in order; an unknown session has none. */
   load(sessionId: string): Promise<SessionEntry[]>;
+  /**
+   * Records one model call of a run (its turns, its sub-agents' turns and its auxiliary calls such
+   * as compaction summaries) for usage reports. Optional: a store without it records no usage.
+   */
+  recordUsage?(record: ModelCallRecord): Promise<void>;
+  /**
+   * Creates the session that holds a sub-agent's transcript, linked to its parent session, before
+   * the sub-agent's first message is appended. Optional: without it sub-agent transcripts are not stored.
+   */
+  createChildSession?(child: ChildSessionInfo): Promise<void>;
+}
+
+/** Why a model call was made; every call of a run is one of these. */
+export type ModelCallPurpose = 'turn' | 'compaction' | 'summary' | 'other';
+
+/** One model call, as the loop reports it to {@link SessionStore.recordUsage}. */
+export interface ModelCallRecord {
+  /** The session the call belongs to (a sub-agent's own child session when it has one). */
+  sessionId: string;
+  provider: string;
+  model: string;
+  /** The agent definition's name, when the run has one. */
+  agent?: string;
+  /** The sub-agent's id, when a sub-agent made the call. */
+  subAgent?: string;
+  purpose: ModelCallPurpose;
+  usage: Usage;
+  /** USD; undefined when the model has no price. */
+  costUsd?: number;
+  /** Epoch milliseconds. */
+  createdAt?: number;
+}
+
+/** The child session of a sub-agent, linked to the session of the run that started it. */
+export interface ChildSessionInfo {
+  sessionId: string;
+  parentSessionId: string;
+  /** The sub-agent's agent type or definition name. */
+  agent?: string;
+  /** A short title (the sub-agent's description). */
+  title?: string;
 }
 
 /** An in-memory {@link SessionStore} for tests and short-lived hosts. */
