@@ -1,5 +1,6 @@
 import type { BufferEncoding, CpOptions, FileContent, FsStat, IFileSystem, MkdirOptions, RmOptions } from 'just-bash';
 import { checkPath, type PathPolicy } from '../policy/path-policy.js';
+import { compileProtectedPaths, type ProtectedMatcher } from '../policy/protected-paths.js';
 
 type ReadFileOptions = Parameters<IFileSystem['readFile']>[1];
 type WriteFileOptions = Parameters<IFileSystem['writeFile']>[2];
@@ -31,10 +32,12 @@ function relativeOf(path: string): string {
 export class ProtectedFs implements IFileSystem {
   readonly #inner: IFileSystem;
   readonly #policy: PathPolicy;
+  readonly #secrets: ProtectedMatcher;
 
   constructor(inner: IFileSystem, policy: PathPolicy) {
     this.#inner = inner;
     this.#policy = policy;
+    this.#secrets = compileProtectedPaths(policy.secretPaths);
   }
 
   async #checkWrite(operation: string, path: string): Promise<void> {
@@ -47,7 +50,11 @@ export class ProtectedFs implements IFileSystem {
 
   /** A change to `path` as a whole (recursive delete, rename) must not touch anything protected inside it. */
   async #checkWhole(operation: string, path: string): Promise<void> {
-    if (this.#policy.containsProtected(relativeOf(path))) {
+    const relative = relativeOf(path);
+    if (this.#secrets.containsProtected(relative)) {
+      throw new RefusedChangeError('EACCES', operation, path, 'holds a secret path');
+    }
+    if (this.#policy.containsProtected(relative)) {
       throw new RefusedChangeError('EACCES', operation, path, 'holds a protected path, read-only');
     }
     await this.#checkWrite(operation, path);
@@ -129,7 +136,24 @@ export class ProtectedFs implements IFileSystem {
     return this.#inner.rm(path, options);
   }
 
+  /**
+   * A copy reads its source: a secret file, a folder holding one (by name), and any file in a
+   * copied tree that the policy refuses to read (a hard link to a secret) stop the whole copy.
+   */
+  async #checkCopySource(path: string): Promise<void> {
+    await this.#checkRead('cp', path);
+    const relative = relativeOf(path);
+    if (this.#secrets.containsProtected(relative)) {
+      throw new RefusedChangeError('EACCES', 'cp', path, 'holds a secret path');
+    }
+    const stat = await this.#inner.lstat(path).catch(() => undefined);
+    if (stat?.isDirectory !== true) return;
+    const base = path.replace(/\/+$/, '');
+    for (const name of await this.#inner.readdir(path)) await this.#checkCopySource(`${base}/${name}`);
+  }
+
   async cp(source: string, destination: string, options?: CpOptions): Promise<void> {
+    await this.#checkCopySource(source);
     await this.#checkWhole('cp', destination);
     return this.#inner.cp(source, destination, options);
   }
