@@ -88,10 +88,11 @@ export async function openStore(config: StoreConfig, options: OpenStoreOptions =
     await backend.close().catch(() => undefined);
     throw toStoreError(error, 'Opening the store');
   }
+  const usage = createUsageStore(backend);
   return {
     kind: backend.kind,
-    sessions: createWorkspaceSessionStore(backend),
-    usage: createUsageStore(backend),
+    sessions: createWorkspaceSessionStore(backend, (record) => usage.record(record)),
+    usage,
     async schemaVersion() {
       try {
         const row = await backend.database

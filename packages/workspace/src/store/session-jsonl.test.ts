@@ -17,9 +17,10 @@ function lineOf(run: () => unknown): number | undefined {
 
 describe('session JSONL', () => {
   it('round-trips a session, keeping unknown message fields and ignoring blank lines and CRLF', () => {
-    const text = formatSessionJsonl({ id: 's', title: 'T', createdAt: 1, updatedAt: 2, messageCount: 1 }, [
-      { sessionId: 's', seq: 1, message: { role: 'user', content: 'hi', vendorField: 7 } as never, createdAt: 5 },
-    ]);
+    const text = formatSessionJsonl(
+      { id: 's', title: 'T', kind: 'session', createdAt: 1, updatedAt: 2, messageCount: 1 },
+      [{ sessionId: 's', seq: 1, message: { role: 'user', content: 'hi', vendorField: 7 } as never, createdAt: 5 }],
+    );
     expect(text.split('\n')).toEqual([
       header,
       '{"type":"message","seq":1,"message":{"role":"user","content":"hi","vendorField":7},"createdAt":5}',

@@ -18,6 +18,7 @@ const headerSchema = z.object({
     title: z.string().max(1000),
     agent: z.string().optional(),
     model: z.string().optional(),
+    kind: z.enum(['session', 'fork', 'sub-agent']).optional(),
     parentSessionId: z.string().optional(),
     forkedAtSeq: z.number().int().positive().optional(),
     createdAt: z.number().int().nonnegative(),
@@ -35,7 +36,9 @@ export interface ParsedSessionExport {
 
 /** Writes a session as JSONL: a header line, then one line per message in `seq` order. */
 export function formatSessionJsonl(session: SessionRecord, messages: readonly StoredMessage[]): string {
-  const { messageCount: _count, ...fields } = session;
+  // A plain session's header stays as before version 4 of the schema: `kind` only when it says something.
+  const { messageCount: _count, kind, ...rest } = session;
+  const fields = kind === undefined || kind === 'session' ? rest : { ...rest, kind };
   const lines = [
     JSON.stringify({
       type: 'session',

@@ -52,6 +52,7 @@ export function sessionRecordFromRow(row: Selectable<SessionsTable>): SessionRec
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
     messageCount: Number(row.message_count),
+    kind: row.kind ?? 'session',
   };
   if (row.agent !== null) record.agent = row.agent;
   if (row.model !== null) record.model = row.model;

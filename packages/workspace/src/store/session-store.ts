@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import type { ModelCallRecord } from '@boxagnts/query';
 import { historyFromEntries } from '@boxagnts/query';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { createChildSession } from './child-sessions.js';
 import { describeIssue, sessionIdSchema } from './entry-schema.js';
 import { formatSessionJsonl, parseSessionJsonl } from './session-jsonl.js';
 import { sessionRecordFromRow, storedMessageFromRow } from './session-rows.js';
 import { searchMessages } from './session-search.js';
 import { appendPrepared, assertSessionId, insertMessages, prepareEntries } from './session-writes.js';
 import type { StoreBackend } from './store-backend.js';
-import type { StoreDatabase } from './store-database.js';
+import type { SessionKind, StoreDatabase } from './store-database.js';
 import { StoreError, toStoreError } from './store-error.js';
 import type { StoredMessage, WorkspaceSessionStore } from './store-types.js';
 
@@ -38,6 +40,12 @@ function conflict(sessionId: string, doing: string): StoreError {
     sessionId,
     message: `${doing}: a session ${JSON.stringify(sessionId)} exists already; pass another id (or none, for a new one).`,
   });
+}
+
+/** The kind of an imported session: kept when its parent is here, else a plain session. */
+function importedKind(orphan: boolean, kind: SessionKind | undefined, forkedAtSeq: number | undefined): SessionKind {
+  if (orphan) return 'session';
+  return kind ?? (forkedAtSeq === undefined ? 'session' : 'fork');
 }
 
 async function run<T>(doing: string, work: () => Promise<T>): Promise<T> {
@@ -78,7 +86,10 @@ async function messagesOf(database: Kysely<StoreDatabase>, sessionId: string): P
  * The workspace's session store over one backend: append-only history (each batch one write
  * transaction), session management, fork, full-text search, JSONL export/import and resume.
  */
-export function createWorkspaceSessionStore(backend: StoreBackend): WorkspaceSessionStore {
+export function createWorkspaceSessionStore(
+  backend: StoreBackend,
+  recordUsage: (record: ModelCallRecord) => Promise<void>,
+): WorkspaceSessionStore {
   const store: WorkspaceSessionStore = {
     async append(sessionId, entries) {
       assertSessionId(sessionId);
@@ -112,6 +123,7 @@ export function createWorkspaceSessionStore(backend: StoreBackend): WorkspaceSes
             created_at: now,
             updated_at: now,
             message_count: 0,
+            kind: 'session' as const,
           };
           await transaction.insertInto('sessions').values(row).execute();
           return sessionRecordFromRow(row);
@@ -129,10 +141,13 @@ export function createWorkspaceSessionStore(backend: StoreBackend): WorkspaceSes
       const limit = Math.min(1000, Math.max(1, Math.floor(options.limit ?? 100)));
       const offset = Math.max(0, Math.floor(options.offset ?? 0));
       if (!Number.isFinite(limit) || !Number.isFinite(offset)) throw invalid('list() takes a finite limit and offset.');
+      const parent = options.parentSessionId;
+      if (parent !== undefined) assertSessionId(parent);
       const rows = await run('Listing sessions', () =>
         backend.database
           .selectFrom('sessions')
           .selectAll()
+          .$if(parent !== undefined, (query) => query.where('parent_session_id', '=', parent as string))
           .orderBy('updated_at', 'desc')
           .orderBy('id')
           .limit(limit)
@@ -198,6 +213,7 @@ export function createWorkspaceSessionStore(backend: StoreBackend): WorkspaceSes
             created_at: now,
             updated_at: now,
             message_count: atSeq,
+            kind: 'fork' as const,
           };
           await transaction.insertInto('sessions').values(row).execute();
           await transaction
@@ -239,6 +255,19 @@ export function createWorkspaceSessionStore(backend: StoreBackend): WorkspaceSes
       );
     },
 
+    async createChildSession(child) {
+      await createChildSession(backend, child);
+    },
+
+    async children(sessionId) {
+      assertSessionId(sessionId);
+      return store.list({ parentSessionId: sessionId, limit: 1000 });
+    },
+
+    async recordUsage(record) {
+      await recordUsage(record);
+    },
+
     async search(query, options = {}) {
       if (options.sessionId !== undefined) assertSessionId(options.sessionId);
       return run('Searching messages', () => searchMessages(backend.kind, backend.database, query, options));
@@ -274,6 +303,7 @@ export function createWorkspaceSessionStore(backend: StoreBackend): WorkspaceSes
             created_at: parsed.session.createdAt,
             updated_at: parsed.session.updatedAt,
             message_count: rows.length,
+            kind: importedKind(parent === undefined, parsed.session.kind, forkedAtSeq),
           };
           await transaction.insertInto('sessions').values(row).execute();
           await insertMessages(transaction, id, 1, rows, Date.now());

@@ -10,6 +10,7 @@ import {
   usage,
 } from './store-contract-fixtures.test-suite.js';
 import { defineMigrationContract } from './store-migration-contract.test-suite.js';
+import { defineRunRecordsContract } from './store-run-records-contract.test-suite.js';
 import type { WorkspaceStore } from './store-types.js';
 
 export type { StoreContractTarget };
@@ -356,5 +357,6 @@ export function defineStoreContract(name: string, target: StoreContractTarget): 
     });
   });
 
+  defineRunRecordsContract(name, target);
   defineMigrationContract(name, target);
 }

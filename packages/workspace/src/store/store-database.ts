@@ -12,7 +12,12 @@ export interface SessionsTable {
   updated_at: number;
   /** Equals the highest `seq` of the session's messages (messages are append-only). */
   message_count: Generated<number>;
+  /** `session`, `fork` (made by `fork()`) or `sub-agent` (a sub-agent's transcript); from schema v4. */
+  kind: Generated<SessionKind>;
 }
+
+/** What made a session: a run, `fork()`, or a sub-agent of the parent session's run. */
+export type SessionKind = 'session' | 'fork' | 'sub-agent';
 
 /** The `messages` table: append-only; JSON columns hold text exactly as serialised. */
 export interface MessagesTable {
@@ -53,6 +58,8 @@ export interface UsageRecordsTable {
   created_at: number;
   /** UTC day `YYYY-MM-DD` of `created_at`, for reports. */
   day: string;
+  /** Why the call was made (`turn`, `compaction`, ...); `NULL` when not given. From schema v4. */
+  purpose: Generated<string | null>;
 }
 
 /** The `cron_jobs` table: scheduled jobs of the gateway. */

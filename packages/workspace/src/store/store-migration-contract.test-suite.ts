@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { currentSchemaVersion, LATEST_SCHEMA_VERSION, migrateStore } from './migrate.js';
 import { prepareEntry } from './session-rows.js';
-import { CONVERSATION, rejection, type StoreContractTarget, texts } from './store-contract-fixtures.test-suite.js';
+import {
+  CONVERSATION,
+  rejection,
+  type StoreContractTarget,
+  texts,
+  usage,
+} from './store-contract-fixtures.test-suite.js';
 
 /**
  * Schema upgrade tests, run against every backend: a filled version 1 database, a filled version 2
- * one, a newer one.
+ * one, a filled version 3 one, a newer one.
  */
 export function defineMigrationContract(name: string, target: StoreContractTarget): void {
   describe(`store migrations: ${name}`, () => {
@@ -95,6 +101,66 @@ export function defineMigrationContract(name: string, target: StoreContractTarge
         // Old and new messages are found together.
         await upgraded.sessions.append('v2', [{ message: { role: 'user', content: 'the okapi, once more' } }]);
         expect((await upgraded.sessions.search('okapi')).map((hit) => hit.seq).sort()).toEqual([3, 4, 5]);
+      } finally {
+        await upgraded.close();
+      }
+    });
+
+    it('upgrades a filled version 3 database to version 4: usage purposes and session kinds', async () => {
+      const backend = await target.openEmptyBackend();
+      expect(await migrateStore(backend, 3)).toBe(3);
+      await backend.write(async (transaction) => {
+        for (const [id, parent, forkedAt] of [
+          ['root', null, null],
+          ['forked', 'root', 1],
+        ] as const) {
+          await transaction
+            .insertInto('sessions')
+            .values({ id, title: id, created_at: 1, updated_at: 1, parent_session_id: parent, forked_at_seq: forkedAt })
+            .execute();
+        }
+        await transaction
+          .insertInto('usage_records')
+          .values({
+            session_id: 'root',
+            provider: 'anthropic',
+            model: 'claude-test',
+            agent: null,
+            sub_agent: null,
+            input_tokens: 10,
+            input_no_cache_tokens: 10,
+            cache_read_tokens: 0,
+            cache_write_tokens: 0,
+            output_tokens: 2,
+            output_text_tokens: 2,
+            reasoning_tokens: 0,
+            cost_usd: 0.5,
+            created_at: 5,
+            day: '1970-01-01',
+          })
+          .execute();
+      });
+      expect(await migrateStore(backend, 4)).toBe(4);
+      await backend.close();
+      const upgraded = await target.reopen();
+      try {
+        expect(await upgraded.schemaVersion()).toBe(LATEST_SCHEMA_VERSION);
+        expect((await upgraded.sessions.get('root'))?.kind).toBe('session');
+        expect(await upgraded.sessions.get('forked')).toMatchObject({ kind: 'fork', parentSessionId: 'root' });
+        // A record from before version 4 has no purpose: it groups under ''.
+        await upgraded.sessions.recordUsage({
+          sessionId: 'root',
+          provider: 'anthropic',
+          model: 'claude-test',
+          purpose: 'compaction',
+          usage: usage(3, 1),
+        });
+        expect((await upgraded.usage.report('purpose')).map((row) => [row.key, row.calls, row.costUsd])).toEqual([
+          ['', 1, 0.5],
+          ['compaction', 1, 0],
+        ]);
+        await upgraded.sessions.createChildSession({ sessionId: 'kid', parentSessionId: 'root' });
+        expect((await upgraded.sessions.children('root')).map((child) => child.id).sort()).toEqual(['forked', 'kid']);
       } finally {
         await upgraded.close();
       }

@@ -1,5 +1,8 @@
 import type { Message, Usage } from '@boxagnts/api';
-import type { SessionEntry, SessionStore } from '@boxagnts/query';
+import type { ChildSessionInfo, ModelCallPurpose, ModelCallRecord, SessionEntry, SessionStore } from '@boxagnts/query';
+import type { SessionKind } from './store-database.js';
+
+export type { SessionKind };
 
 /** Where the store lives: a SQLite file (default) or a PostgreSQL database shared by several gateways. */
 export type StoreConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
@@ -10,7 +13,9 @@ export interface SessionRecord {
   title: string;
   agent?: string;
   model?: string;
-  /** The session this one was forked from, and at which message. */
+  /** `session`, `fork` (made by `fork()`) or `sub-agent` (a sub-agent's transcript, see `createChildSession`). */
+  kind: SessionKind;
+  /** The session this one was forked from (with `forkedAtSeq`), or whose run started this sub-agent. */
   parentSessionId?: string;
   forkedAtSeq?: number;
   createdAt: number;
@@ -36,6 +41,11 @@ export interface UsageRecord {
   usage: Usage;
   /** USD; undefined when the model has no price. */
   costUsd?: number;
+  /**
+   * Why the call was made: the loop's `turn`, `compaction`, `summary` or `other`, or a purpose of
+   * your own (1-64 characters: lowercase letters, digits, `-`, `_`). Reports group an unset one under `''`.
+   */
+  purpose?: ModelCallPurpose | (string & {});
   createdAt?: number;
 }
 
@@ -67,7 +77,14 @@ export interface MessageSearchHit {
 export interface WorkspaceSessionStore extends SessionStore {
   create(session: { id?: string; title?: string; agent?: string; model?: string }): Promise<SessionRecord>;
   get(sessionId: string): Promise<SessionRecord | undefined>;
-  list(options?: { limit?: number; offset?: number }): Promise<SessionRecord[]>;
+  /** Most recently updated first; `parentSessionId` keeps only that session's forks and sub-agent sessions. */
+  list(options?: { limit?: number; offset?: number; parentSessionId?: string }): Promise<SessionRecord[]>;
+  /** The forks and sub-agent sessions of a session, most recently updated first (at most 1000). */
+  children(sessionId: string): Promise<SessionRecord[]>;
+  /** Stores a sub-agent's session linked to its parent (see {@link SessionStore.createChildSession}). */
+  createChildSession(child: ChildSessionInfo): Promise<void>;
+  /** Records one model call of a run in the usage records (see {@link UsageStore.record}). */
+  recordUsage(record: ModelCallRecord): Promise<void>;
   rename(sessionId: string, title: string): Promise<void>;
   delete(sessionId: string): Promise<void>;
   /** A new session holding the messages up to and including `atSeq`. */
@@ -80,13 +97,13 @@ export interface WorkspaceSessionStore extends SessionStore {
   resume(sessionId: string): Promise<Message[]>;
 }
 
+/** What a usage report groups by. */
+export type UsageGroupBy = 'day' | 'model' | 'provider' | 'agent' | 'session' | 'purpose' | 'subAgent';
+
 /** Usage and cost records and reports. */
 export interface UsageStore {
   record(record: UsageRecord): Promise<void>;
-  report(
-    groupBy: 'day' | 'model' | 'provider' | 'agent' | 'session',
-    options?: { since?: number; until?: number },
-  ): Promise<UsageReportRow[]>;
+  report(groupBy: UsageGroupBy, options?: { since?: number; until?: number }): Promise<UsageReportRow[]>;
 }
 
 /** The whole store of a workspace. */

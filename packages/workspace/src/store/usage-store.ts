@@ -12,6 +12,10 @@ const recordSchema = z.object({
   model: z.string().min(1).max(200),
   agent: z.string().max(200).optional(),
   subAgent: z.string().max(200).optional(),
+  purpose: z
+    .string()
+    .regex(/^[a-z0-9_-]{1,64}$/, 'is 1-64 lowercase letters, digits, "-" or "_"')
+    .optional(),
   usage: usageSchema,
   costUsd: z.number().nonnegative().finite().optional(),
   createdAt: z.number().int().nonnegative().optional(),
@@ -23,6 +27,8 @@ const GROUP_COLUMNS = {
   provider: 'provider',
   agent: 'agent',
   session: 'session_id',
+  purpose: 'purpose',
+  subAgent: 'sub_agent',
 } as const;
 
 /** The UTC day `YYYY-MM-DD` of an epoch-ms time, the key of a report by day. */
@@ -84,7 +90,7 @@ async function report(
 
 /**
  * Usage and cost records over one backend: one row per model call, reports grouped by UTC day,
- * model, provider, agent or session (a missing agent or session groups under the key `''`).
+ * model, provider, agent, session, purpose or sub-agent (a missing value groups under the key `''`).
  */
 export function createUsageStore(backend: StoreBackend): UsageStore {
   return {
@@ -118,6 +124,7 @@ export function createUsageStore(backend: StoreBackend): UsageStore {
               cost_usd: value.costUsd ?? null,
               created_at: createdAt,
               day: utcDay(createdAt),
+              purpose: value.purpose ?? null,
             })
             .execute(),
         );
