@@ -42,6 +42,23 @@ export function callSubject(input: unknown): CallSubject | undefined {
   return undefined;
 }
 
+/**
+ * Every candidate subject of a call: each of {@link SUBJECT_FIELDS} that holds a string, in that
+ * order (the first is {@link callSubject}). Deny and ask rules match when any of them matches, so
+ * adding a field a rule does not look at cannot hide the one the tool acts on.
+ */
+export function callSubjects(input: unknown): CallSubject[] {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return [];
+  const record = input as Record<string, unknown>;
+  const subjects: CallSubject[] = [];
+  for (const field of SUBJECT_FIELDS) {
+    if (!Object.hasOwn(record, field)) continue;
+    const value = record[field];
+    if (typeof value === 'string') subjects.push({ field, kind: subjectKind(field), value });
+  }
+  return subjects;
+}
+
 /** The `url` field when it is a string, else the subject: what `domain:` patterns read. */
 export function urlSubject(input: unknown): string | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;

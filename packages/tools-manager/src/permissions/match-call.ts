@@ -1,17 +1,22 @@
-import { type CallSubject, callSubject, urlSubject } from './call-subject.js';
+import { type CallSubject, callSubjects, urlSubject } from './call-subject.js';
 import { allowCandidates, denyCandidates } from './command-candidates.js';
 import type { CompiledRule } from './compile-rule.js';
 import { type ParsedCommand, parseCommand } from './parse-command.js';
 import { type PlacedPath, placePath } from './path-pattern.js';
+import { placePathCandidates } from './place-path-candidates.js';
 
 /**
- * One call as the rules see it; the subject is parsed once (lazily) and shared by every rule.
+ * One call as the rules see it: every candidate subject (each subject field holding a string),
+ * parsed once (lazily) and shared by every rule. `subject` is the first candidate, the one a rule
+ * suggestion names.
  */
 export class CallFacts {
+  readonly subjects: readonly CallSubject[];
   readonly subject: CallSubject | undefined;
   readonly url: string | undefined;
-  private command: ParsedCommand | undefined;
-  private broadTexts: string[] | undefined;
+  private readonly commands = new Map<string, ParsedCommand>();
+  private readonly broadTexts = new Map<string, string[]>();
+  private readonly readings = new Map<string, PlacedPath[]>();
   private placed: PlacedPath | undefined;
 
   constructor(
@@ -19,84 +24,142 @@ export class CallFacts {
     input: unknown,
     private readonly root: unknown,
   ) {
-    this.subject = callSubject(input);
+    this.subjects = callSubjects(input);
+    this.subject = this.subjects[0];
     this.url = urlSubject(input);
   }
 
-  /** The command line split into simple commands (command subjects only). */
-  parsedCommand(): ParsedCommand {
-    this.command ??= parseCommand(this.subject?.value ?? '');
-    return this.command;
+  /** The command line split into simple commands (the first subject, or the one given). */
+  parsedCommand(subject: CallSubject | undefined = this.subject): ParsedCommand {
+    const value = subject?.value ?? '';
+    let parsed = this.commands.get(value);
+    if (parsed === undefined) {
+      parsed = parseCommand(value);
+      this.commands.set(value, parsed);
+    }
+    return parsed;
   }
 
-  /** Every text a deny or ask rule may recognise in the command. */
-  denyTexts(): string[] {
-    if (this.broadTexts === undefined) {
-      const parsed = this.parsedCommand();
+  /** Every text a deny or ask rule may recognise in a command subject. */
+  denyTexts(subject: CallSubject | undefined = this.subject): string[] {
+    const value = subject?.value ?? '';
+    let cached = this.broadTexts.get(value);
+    if (cached === undefined) {
+      const parsed = this.parsedCommand(subject);
       const texts = new Set<string>();
       for (const part of [...parsed.parts, ...parsed.nested]) {
         for (const text of denyCandidates(part)) texts.add(text);
       }
       if (parsed.opaque.includes('unterminated')) {
         // The shell would read an unterminated quote differently from us: also try the pieces between separators.
-        for (const piece of (this.subject?.value ?? '').split(/[;&|\n\r]+/)) {
+        for (const piece of value.split(/[;&|\n\r]+/)) {
           const unquoted = piece.replace(/["'`\\]/g, '').trim();
           if (unquoted !== '') texts.add(unquoted.replace(/[ \t]+/g, ' '));
         }
       }
-      this.broadTexts = [...texts];
+      cached = [...texts];
+      this.broadTexts.set(value, cached);
     }
-    return this.broadTexts;
+    return cached;
   }
 
-  /** The path subject placed relative to the root (path subjects only). */
+  /** The first subject placed relative to the root as written (no links followed). */
   placedPath(): PlacedPath {
     this.placed ??= placePath(this.subject?.value ?? '', this.root);
     return this.placed;
   }
+
+  /** Every reading of a path subject: as written, and with symbolic links followed. */
+  pathReadings(subject: CallSubject): PlacedPath[] {
+    let cached = this.readings.get(subject.value);
+    if (cached === undefined) {
+      cached = placePathCandidates(subject.value, this.root);
+      this.readings.set(subject.value, cached);
+    }
+    return cached;
+  }
+
+  /** The texts a `domain:` pattern reads: the `url` field, and for deny and ask every subject. */
+  urlTexts(): string[] {
+    const texts = this.url === undefined ? [] : [this.url];
+    for (const subject of this.subjects) if (!texts.includes(subject.value)) texts.push(subject.value);
+    return texts;
+  }
+
+  /** Are all path subjects inside the root, in every reading (and is there at least one)? */
+  pathsInsideRoot(): boolean {
+    const paths = this.subjects.filter((subject) => subject.kind === 'path');
+    return paths.length > 0 && paths.every((subject) => this.pathReadings(subject).every((reading) => reading.inside));
+  }
 }
 
 /**
- * Does a deny or ask rule match the call? Broadly: any part of a compound command, any reading of
- * a path, case-insensitively.
+ * Does a deny or ask rule match the call? Broadly: any candidate subject, any part of a compound
+ * command, any reading of a path (as written or with links followed), case-insensitively.
  */
 export function matchesBroadly(rule: CompiledRule, call: CallFacts): boolean {
   if (!rule.matchesTool(call.toolName)) return false;
   const pattern = rule.pattern;
   if (pattern === undefined) return true;
-  if (pattern.domain !== undefined) return call.url !== undefined && pattern.domain(call.url);
-  const subject = call.subject;
-  if (subject === undefined) return false;
-  switch (subject.kind) {
-    case 'command':
-      return call.denyTexts().some((text) => pattern.command(text));
-    case 'path':
-      return pattern.path(call.placedPath());
-    case 'text':
-      return pattern.text(subject.value);
+  if (pattern.domain !== undefined) {
+    const domain = pattern.domain;
+    return call.urlTexts().some((text) => domain(text));
   }
+  return call.subjects.some((subject) => {
+    if (subject.kind === 'command') return call.denyTexts(subject).some((text) => pattern.command(text));
+    if (subject.kind === 'path') return call.pathReadings(subject).some((reading) => pattern.path(reading));
+    return pattern.text(subject.value);
+  });
 }
 
 /**
- * The allow rules that together allow the call, or undefined. Strictly: a compound command needs
- * every part allowed (by one rule or several), a command with substitutions, file redirects or
- * here-documents is never allowed by a pattern, and a path must lie inside the root.
+ * The allow rules that together allow the call, or undefined. Strictly: the first subject and
+ * every other path or command subject must each be allowed; a compound command needs every part
+ * allowed (by one rule or several), a command with substitutions, file redirects or here-documents
+ * is never allowed by a pattern, and a path must lie inside the root in every reading.
  */
 export function allowingRules(rules: readonly CompiledRule[], call: CallFacts): string[] | undefined {
   const candidates = rules.filter((rule) => rule.matchesTool(call.toolName));
-  const subject = call.subject;
-  for (const rule of candidates) {
+  const bare = candidates.find((rule) => rule.pattern === undefined);
+  if (bare !== undefined) return [bare.source];
+  const first = call.subject;
+  if (first === undefined) {
+    // No subject: only a `domain:` rule over the `url` field (kept for odd inputs) can allow.
+    const domain = candidates.find((rule) => call.url !== undefined && rule.pattern?.domain?.(call.url) === true);
+    return domain === undefined ? undefined : [domain.source];
+  }
+  const used: string[] = [];
+  for (const subject of call.subjects) {
+    if (subject !== first && subject.kind === 'text') continue;
+    const covering = coverSubject(candidates, call, subject, subject === first);
+    if (covering === undefined) return undefined;
+    for (const rule of covering) if (!used.includes(rule)) used.push(rule);
+  }
+  return used;
+}
+
+function coverSubject(
+  rules: readonly CompiledRule[],
+  call: CallFacts,
+  subject: CallSubject,
+  isFirst: boolean,
+): string[] | undefined {
+  for (const rule of rules) {
     const pattern = rule.pattern;
-    if (pattern === undefined) return [rule.source];
+    if (pattern === undefined) continue;
     if (pattern.domain !== undefined) {
-      if (call.url !== undefined && pattern.domain(call.url)) return [rule.source];
+      const readsUrl = subject.field === 'url' || (isFirst && call.url === subject.value);
+      if (readsUrl && pattern.domain(subject.value)) return [rule.source];
       continue;
     }
-    if (subject?.kind === 'path' && pattern.path(call.placedPath())) return [rule.source];
-    if (subject?.kind === 'text' && pattern.text(subject.value)) return [rule.source];
+    if (subject.kind === 'path') {
+      const readings = call.pathReadings(subject);
+      if (readings.every((reading) => pattern.path(reading))) return [rule.source];
+    }
+    if (subject.kind === 'text' && pattern.text(subject.value)) return [rule.source];
   }
-  if (subject?.kind !== 'command') return undefined;
-  return commandCoverage(candidates, call.parsedCommand());
+  if (subject.kind !== 'command') return undefined;
+  return commandCoverage(rules, call.parsedCommand(subject));
 }
 
 function commandCoverage(rules: readonly CompiledRule[], parsed: ParsedCommand): string[] | undefined {

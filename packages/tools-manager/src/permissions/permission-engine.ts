@@ -95,8 +95,8 @@ export function createPermissionEngine(options: PermissionEngineOptions = {}): P
       return { behavior: 'allow', reason: `Allowed: \`${tool.name}\` runs unless a rule says otherwise.` };
     }
     if (mode === 'accept-edits' && tool.permission === 'write') {
-      const placed = call.subject?.kind === 'path' ? call.placedPath() : undefined;
-      if (placed?.inside === true) {
+      // Every path the call names, as written and with links followed, must lie inside the root.
+      if (call.pathsInsideRoot()) {
         return { behavior: 'allow', reason: 'Allowed: accept-edits mode allows edits inside the working root.' };
       }
       return {

@@ -9,6 +9,7 @@ import {
 } from '@boxagnts/tools';
 import { runAfterToolHooks, runBeforeToolHooks } from '../hooks/run-hooks.js';
 import type { AskHandler, PermissionAnswer, PermissionDecision, PermissionEngine, ToolHooks } from '../types.js';
+import { declaredKeys, stripUndeclared } from './declared-input.js';
 import { deniedByRulesText, noUserText, permissionRefusal, userDeniedText } from './permission-refusal.js';
 import { type PlanModeSync, planModeRefusal } from './plan-mode-check.js';
 import type { RememberedAnswers } from './remembered-answers.js';
@@ -139,10 +140,12 @@ export async function runGuardedCall(
   }
   const validated = validateInput(tool, rawInput);
   if (!validated.ok) return errorResult(validated.message);
+  // Hooks, rules and the tool all see only the keys the tool declares (see declared-input.ts).
+  const keys = declaredKeys(tool);
 
   const before = await runBeforeToolHooks(
     services.hooks.beforeTool ?? [],
-    { tool: { name: tool.name, permission: tool.permission }, input: validated.input, context },
+    { tool: { name: tool.name, permission: tool.permission }, input: stripUndeclared(validated.input, keys), context },
     (candidate) => {
       const checked = validateInput(tool, candidate);
       return checked.ok ? { ok: true } : { ok: false, message: checked.message };
@@ -164,10 +167,10 @@ export async function runGuardedCall(
         : `Tool "${tool.name}" was not run: hook ${before.hook} rewrote its input into one the tool rejects.\n${before.message}`;
     return permissionRefusal(text, decision, { hook: before.hook });
   }
-  const final = validateInput(tool, before.input);
+  const final = validateInput(tool, stripUndeclared(before.input, keys));
   if (!final.ok) return errorResult(final.message);
 
-  const verdict = await checkPermission(services, tool, final.parsed, context);
+  const verdict = await checkPermission(services, tool, stripUndeclared(final.parsed, keys), context);
   if (!verdict.run) return verdict.result;
 
   const modeBefore = context.mode?.get();
