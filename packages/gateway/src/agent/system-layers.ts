@@ -1,0 +1,31 @@
+import { loadSkills } from '@boxagnts/tools';
+import type { Workspace } from '@boxagnts/workspace';
+
+/** The workspace's parts of the system prompt, read when a run starts. */
+export interface SystemLayers {
+  /** The composed AGENTS.md text (global, workspace, project); undefined when empty. */
+  agentsMd: string | undefined;
+  /** The output style's instruction; undefined for a style without one. */
+  outputStyle: string | undefined;
+  /** One line per skill (`- name: description`); undefined when there are none. */
+  skills: string | undefined;
+}
+
+/**
+ * Reads the layers the loop puts in the system prompt around the agent definition's own prompt:
+ * AGENTS.md, the configured output style and the skill listing.
+ */
+export async function readSystemLayers(workspace: Workspace): Promise<SystemLayers> {
+  const [agentsMd, style, catalogue] = await Promise.all([
+    workspace.agentsMd(),
+    workspace.outputStyle(),
+    loadSkills({ folders: workspace.config.skills.folders }),
+  ]);
+  const skillLines = catalogue.skills.map((skill) => `- ${skill.name}: ${skill.description}`);
+  const agentsText = agentsMd.text.trim();
+  return {
+    agentsMd: agentsText === '' ? undefined : agentsText,
+    outputStyle: style.prompt?.trim() ? style.prompt : undefined,
+    skills: skillLines.length === 0 ? undefined : skillLines.join('\n'),
+  };
+}

@@ -1,0 +1,3 @@
+import { packageTsupConfig } from '../../tsup.config.base.ts';
+
+export default packageTsupConfig(['src/index.ts']);
