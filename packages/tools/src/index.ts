@@ -58,6 +58,15 @@ export {
   type SkillSummary,
   type SkillWarning,
 } from './skills/load-skills.js';
+export {
+  type ConfinedFileOptions,
+  type ConfinedFileProblem,
+  type ConfinedOpen,
+  type ConfinedRead,
+  isInsideFolder,
+  openConfinedFile,
+  readConfinedFile,
+} from './skills/read-confined-file.js';
 export { type SkillFrontmatter, skillFrontmatterSchema } from './skills/skill-frontmatter.js';
 export { formatSkillLine, formatSkillListing } from './skills/skill-listing.js';
 export { splitArguments } from './skills/split-arguments.js';

@@ -67,7 +67,12 @@ export function createSkillTool(options: SkillToolOptions): Tool<typeof skillInp
     inputSchema: skillInput,
     permission: 'read-only',
     execute: async ({ name, arguments: argumentString }, context) => {
-      const catalogue = await loadSkills({ folders: options.folders, signal: context.signal });
+      // Skills planted in the call's root never replace the host's (see loadSkills' writableRoot).
+      const catalogue = await loadSkills({
+        folders: options.folders,
+        writableRoot: context.root,
+        signal: context.signal,
+      });
       if (name === undefined) {
         return textResult(listingText(catalogue), {
           skills: catalogue.skills.map((skill) => skill.name),

@@ -1,7 +1,8 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { SkillArgument, SkillSummary } from './load-skills.js';
 import { SKILL_FILE } from './load-skills.js';
+import { readConfinedFile } from './read-confined-file.js';
 import { splitFrontmatter } from './skill-frontmatter.js';
 import { splitArguments } from './split-arguments.js';
 
@@ -140,19 +141,23 @@ export async function expandSkill(
 ): Promise<SkillExpansion> {
   const resolved = resolveSkillArguments(skill, argumentString);
   if (!resolved.ok) return resolved;
-  let content: string;
-  try {
-    const size = (await stat(skill.file)).size;
-    if (size > MAX_SKILL_BYTES) {
+  // Read again now, under the same rules as the listing: the file may have been swapped for a link since.
+  const read = await readConfinedFile(skill.file, {
+    within: skill.directory,
+    refuseHardLinks: skill.inWritableRoot === true,
+    maxBytes: MAX_SKILL_BYTES,
+  });
+  if (!read.ok) {
+    if (read.problem === 'too-large') {
+      const size = await stat(skill.file).then(
+        (stats) => stats.size,
+        () => MAX_SKILL_BYTES + 1,
+      );
       return { ok: false, message: `Skill "${skill.name}" is too large (${size} bytes, at most ${MAX_SKILL_BYTES}).` };
     }
-    content = await readFile(skill.file, 'utf8');
-  } catch (error) {
-    return {
-      ok: false,
-      message: `Skill "${skill.name}" could not be read from ${skill.file}: ${(error as Error).message}`,
-    };
+    return { ok: false, message: `Skill "${skill.name}" could not be read from ${skill.file}: ${read.message}.` };
   }
+  const content = read.text;
   const split = splitFrontmatter(content);
   if (split === null) {
     return { ok: false, message: `Skill "${skill.name}" (${skill.file}) no longer has a valid frontmatter block.` };

@@ -14,20 +14,20 @@ afterEach(async () => {
 });
 
 describe('defaultSkillFolders', () => {
-  it('puts the project folders first, then global, then built-ins', () => {
+  it("puts the global folder and the built-ins before the project folders of the agents' root", () => {
     expect(defaultSkillFolders({ root: '/p', globalFolder: '/home/u/.boxagnts/skills', builtinFolder: '/b' })).toEqual([
+      '/home/u/.boxagnts/skills',
+      '/b',
       join('/p', '.boxagnts', 'skills'),
       join('/p', '.agents', 'skills'),
       join('/p', '.claude', 'skills'),
-      '/home/u/.boxagnts/skills',
-      '/b',
     ]);
   });
 
   it('defaults the global folder to ~/.boxagnts/skills and leaves built-ins out when not given', () => {
     const folders = defaultSkillFolders({ root: '/p' });
     expect(folders).toHaveLength(4);
-    expect(folders[3]).toMatch(/\.boxagnts[/\\]skills$/);
+    expect(folders[0]).toMatch(/\.boxagnts[/\\]skills$/);
   });
 });
 

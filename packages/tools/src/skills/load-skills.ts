@@ -1,6 +1,7 @@
-import { open, readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { isInsideFolder, openConfinedFile } from './read-confined-file.js';
 import { parseSkillFrontmatter, splitFrontmatter, startsWithFrontmatter } from './skill-frontmatter.js';
 
 /** The file that makes a folder a skill. */
@@ -33,6 +34,11 @@ export interface SkillSummary {
   file: string;
   /** The search folder it was found in. */
   source: string;
+  /**
+   * True when the search folder is inside the agents' writable root (`LoadSkillsOptions.writableRoot`):
+   * such a skill never replaces one of another folder, and its files are read with hard links refused.
+   */
+  inWritableRoot?: boolean;
 }
 
 /** A skill left out of the catalogue, and why. */
@@ -41,7 +47,10 @@ export interface SkillWarning {
   message: string;
 }
 
-/** Skills of the same name found in several folders: the first folder's wins. */
+/**
+ * Skills of the same name found in several folders: the first folder's wins, and folders inside
+ * the agents' writable root come after every other folder.
+ */
 export interface SkillOverride {
   name: string;
   used: string;
@@ -66,25 +75,34 @@ export interface DefaultSkillFoldersOptions {
 }
 
 /**
- * The standard search order, most specific first: the project's `.boxagnts/skills`,
- * `.agents/skills` and `.claude/skills`, then the user's global folder, then the built-ins.
+ * The standard search order, first wins: the user's global folder, the built-ins, then the
+ * project's `.boxagnts/skills`, `.agents/skills` and `.claude/skills`. The project folders are
+ * inside the agents' root, which the agents' own tools can write, so a skill planted there can add
+ * a skill but never replace a global or built-in one (the clash is reported in `overrides` and
+ * `warnings`). Pass the same `root` as `LoadSkillsOptions.writableRoot` so its files are read with
+ * hard links refused as well.
  */
 export function defaultSkillFolders(options: DefaultSkillFoldersOptions): string[] {
-  const folders = [
+  const folders = [options.globalFolder ?? join(homedir(), '.boxagnts', 'skills')];
+  if (options.builtinFolder !== undefined) folders.push(options.builtinFolder);
+  folders.push(
     join(options.root, '.boxagnts', 'skills'),
     join(options.root, '.agents', 'skills'),
     join(options.root, '.claude', 'skills'),
-    options.globalFolder ?? join(homedir(), '.boxagnts', 'skills'),
-  ];
-  if (options.builtinFolder !== undefined) folders.push(options.builtinFolder);
+  );
   return folders;
 }
 
 type HeadRead = { ok: true; yaml: string } | { ok: false; problem: string };
 
-/** Reads a `SKILL.md` only up to the end of its frontmatter (progressive disclosure). */
-async function readFrontmatter(file: string): Promise<HeadRead> {
-  const handle = await open(file, 'r');
+/**
+ * Reads a `SKILL.md` only up to the end of its frontmatter (progressive disclosure), refusing a
+ * file whose real path leaves its skill folder (and, in the writable root, a hard-linked one).
+ */
+async function readFrontmatter(file: string, directory: string, inWritableRoot: boolean): Promise<HeadRead> {
+  const opened = await openConfinedFile(file, { within: directory, refuseHardLinks: inWritableRoot });
+  if (!opened.ok) return { ok: false, problem: opened.message };
+  const handle = opened.handle;
   try {
     const decoder = new TextDecoder();
     const buffer = Buffer.alloc(CHUNK_BYTES);
@@ -119,9 +137,10 @@ async function readFrontmatter(file: string): Promise<HeadRead> {
 export async function loadSkillSummary(
   directory: string,
   source: string,
+  inWritableRoot = false,
 ): Promise<{ ok: true; skill: SkillSummary } | { ok: false; warning: SkillWarning }> {
   const file = join(directory, SKILL_FILE);
-  const head = await readFrontmatter(file);
+  const head = await readFrontmatter(file, directory, inWritableRoot);
   if (!head.ok) return { ok: false, warning: { file, message: head.problem } };
   const parsed = parseSkillFrontmatter(head.yaml);
   if (!parsed.ok) return { ok: false, warning: { file, message: parsed.problem } };
@@ -151,6 +170,7 @@ export async function loadSkillSummary(
       directory,
       file,
       source,
+      ...(inWritableRoot ? { inWritableRoot } : {}),
     },
   };
 }
@@ -159,11 +179,16 @@ function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }
 
-/** The skill folders (sub-folders holding a `SKILL.md`) of one search folder, sorted. */
-async function skillDirectories(folder: string, warnings: SkillWarning[]): Promise<string[]> {
+/**
+ * The skill folders (sub-folders holding a `SKILL.md`) of one search folder, sorted. In the
+ * writable root a skill folder that is a link out of its search folder is refused with a warning.
+ */
+async function skillDirectories(folder: string, inWritableRoot: boolean, warnings: SkillWarning[]): Promise<string[]> {
   let names: string[];
+  let realFolder: string;
   try {
     names = await readdir(folder);
+    realFolder = await realpath(folder);
   } catch (error) {
     const code = errorCode(error);
     if (code !== 'ENOENT' && code !== 'ENOTDIR') {
@@ -174,9 +199,21 @@ async function skillDirectories(folder: string, warnings: SkillWarning[]): Promi
   const directories: string[] = [];
   for (const name of names.sort()) {
     if (name.startsWith('.')) continue;
-    const file = join(folder, name, SKILL_FILE);
+    const directory = join(folder, name);
+    const file = join(directory, SKILL_FILE);
     try {
-      if ((await stat(file)).isFile()) directories.push(join(folder, name));
+      if (!(await stat(file)).isFile()) continue;
+      if (inWritableRoot) {
+        const realDirectory = await realpath(directory);
+        if (!isInsideFolder(realFolder, realDirectory)) {
+          warnings.push({
+            file,
+            message: `the skill folder is a link to ${realDirectory}, outside ${realFolder}; skills in the agents' root must be folders of their own`,
+          });
+          continue;
+        }
+      }
+      directories.push(directory);
     } catch (error) {
       if (errorCode(error) !== 'ENOENT' && errorCode(error) !== 'ENOTDIR') {
         warnings.push({ file, message: `cannot read: ${(error as Error).message}` });
@@ -188,29 +225,49 @@ async function skillDirectories(folder: string, warnings: SkillWarning[]): Promi
 
 /** Options of {@link loadSkills}. */
 export interface LoadSkillsOptions {
-  /** Search folders, most specific first (see {@link defaultSkillFolders}). */
+  /** Search folders, first wins (see {@link defaultSkillFolders}). */
   folders: readonly string[];
+  /**
+   * The agents' writable root (the tools' root). Search folders inside it come after every other
+   * folder whatever their place in `folders`, so a skill written there cannot replace a host's
+   * skill; their skill folders must not be links out of the search folder, and hard-linked files
+   * are refused. The `skill` tool passes its call's root.
+   */
+  writableRoot?: string;
   signal?: AbortSignal;
 }
 
+async function inRoot(folder: string, root: string | undefined): Promise<boolean> {
+  if (root === undefined) return false;
+  const real = async (path: string) => realpath(path).catch(() => resolve(path));
+  return isInsideFolder(await real(root), await real(folder)) || isInsideFolder(resolve(root), resolve(folder));
+}
+
 /**
- * Finds every skill in the search folders, reading only frontmatter. A malformed `SKILL.md` is
- * skipped with a warning naming the file and the problem; a skill name found in several folders is
- * taken from the earliest folder and the clash is reported in `overrides`.
+ * Finds every skill in the search folders, reading only frontmatter. A malformed `SKILL.md`, or
+ * one that is a link out of its skill folder, is skipped with a warning naming the file and the
+ * problem; a skill name found in several folders is taken from the earliest folder (folders in the
+ * writable root last) and the clash is reported in `overrides`; a skill of the writable root that
+ * a host's skill shadows is reported in `warnings` too.
  *
  * @example
- * const { skills, warnings } = await loadSkills({ folders: defaultSkillFolders({ root: process.cwd() }) });
+ * const root = process.cwd();
+ * const { skills, warnings } = await loadSkills({ folders: defaultSkillFolders({ root }), writableRoot: root });
  */
 export async function loadSkills(options: LoadSkillsOptions): Promise<SkillCatalogue> {
   const warnings: SkillWarning[] = [];
   const found = new Map<string, SkillSummary>();
   const ignored = new Map<string, string[]>();
-  for (const folder of options.folders) {
+  const tagged = await Promise.all(
+    options.folders.map(async (folder) => ({ folder, writable: await inRoot(folder, options.writableRoot) })),
+  );
+  const ordered = [...tagged.filter((entry) => !entry.writable), ...tagged.filter((entry) => entry.writable)];
+  for (const { folder, writable } of ordered) {
     options.signal?.throwIfAborted();
-    for (const directory of await skillDirectories(folder, warnings)) {
+    for (const directory of await skillDirectories(folder, writable, warnings)) {
       let loaded: Awaited<ReturnType<typeof loadSkillSummary>>;
       try {
-        loaded = await loadSkillSummary(directory, folder);
+        loaded = await loadSkillSummary(directory, folder, writable);
       } catch (error) {
         warnings.push({ file: join(directory, SKILL_FILE), message: `cannot read: ${(error as Error).message}` });
         continue;
@@ -220,8 +277,18 @@ export async function loadSkills(options: LoadSkillsOptions): Promise<SkillCatal
         continue;
       }
       const { skill } = loaded;
-      if (found.has(skill.name)) ignored.set(skill.name, [...(ignored.get(skill.name) ?? []), skill.file]);
-      else found.set(skill.name, skill);
+      const first = found.get(skill.name);
+      if (first === undefined) {
+        found.set(skill.name, skill);
+        continue;
+      }
+      ignored.set(skill.name, [...(ignored.get(skill.name) ?? []), skill.file]);
+      if (writable && first.inWritableRoot !== true) {
+        warnings.push({
+          file: skill.file,
+          message: `not used: a skill in the agents' root never replaces the host's skill "${skill.name}" (${first.file}). Rename the folder and its "name" to use both`,
+        });
+      }
     }
   }
   const skills = [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
