@@ -222,6 +222,13 @@ export {
   type ToolInputLimits,
   type ToolInputParseResult,
 } from './shared/tool-input.js';
+export {
+  isTranscriptBlock,
+  type ProviderUserContentBlock,
+  type ToProviderUserContentOptions,
+  toProviderUserContent,
+  transcriptBlockToText,
+} from './shared/transcript-blocks.js';
 export { addUsage, createUsage, type UsageInit } from './shared/usage.js';
 export { type CreateLlmErrorOptions, createLlmError } from './spec/create-llm-error.js';
 export type { JsonObject, JsonSchema, JsonValue } from './spec/json-value.js';
@@ -264,6 +271,7 @@ export {
 export type {
   AssistantContentBlock,
   AssistantMessage,
+  CollapsedReadSearchBlock,
   ContentBlock,
   ContentBlockBase,
   DocumentBlock,
@@ -272,13 +280,19 @@ export type {
   Message,
   MessageRole,
   RedactedThinkingBlock,
+  SystemApiErrorBlock,
   SystemMessage,
+  TaskAssignmentBlock,
   TextBlock,
   ThinkingBlock,
   ToolInputError,
   ToolResultBlock,
   ToolUseBlock,
+  TranscriptBlock,
+  UserCommandBlock,
   UserContentBlock,
+  UserLocalCommandOutputBlock,
+  UserMemoryInputBlock,
   UserMessage,
 } from './spec/message.js';
 export type { LlmCallOptions, LlmProvider, ModelInfo } from './spec/provider.js';

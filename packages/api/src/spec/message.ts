@@ -30,6 +30,11 @@ export interface DocumentBlock extends ContentBlockBase {
   type: 'document';
   source: MediaSource;
   title?: string;
+  /**
+   * What the document is and how the model should use it (not cited). Sent as the vendor's own field
+   * where there is one (Anthropic and Bedrock `context`), else as a text part just before the document.
+   */
+  context?: string;
 }
 
 /** Reasoning text the model showed, with the vendor's signature that proves it was not edited. */
@@ -75,6 +80,70 @@ export interface ToolResultBlock extends ContentBlockBase {
   isError?: boolean;
 }
 
+/** The output of a command the user ran locally (outside the model's tools), shown in the transcript. */
+export interface UserLocalCommandOutputBlock extends ContentBlockBase {
+  type: 'user_local_command_output';
+  /** The command line as the user typed it. */
+  command: string;
+  /** What it printed (stdout and stderr as the host captured them). */
+  output: string;
+}
+
+/** A slash command the user invoked (`/review src`), recorded as typed. */
+export interface UserCommandBlock extends ContentBlockBase {
+  type: 'user_command';
+  /** The command's name, without the leading slash. */
+  name: string;
+  /** Everything typed after the name, unparsed (`''` when nothing was). */
+  args: string;
+}
+
+/** Something the user asked the agent to remember (`# key: value`), stored as a key and a value. */
+export interface UserMemoryInputBlock extends ContentBlockBase {
+  type: 'user_memory_input';
+  key: string;
+  value: string;
+}
+
+/** A provider call failed and the host shows it in the transcript (never sent to a model). */
+export interface SystemApiErrorBlock extends ContentBlockBase {
+  type: 'system_api_error';
+  /** The error as shown to the user (already free of secrets). */
+  message: string;
+  /** Seconds until the host retries, when it does. */
+  retrySecs?: number;
+}
+
+/** A UI summary that stands for a run of read/search tool calls (their own blocks stay in the history). */
+export interface CollapsedReadSearchBlock extends ContentBlockBase {
+  type: 'collapsed_read_search';
+  /** The tool the collapsed calls used (`read`, `grep`, ...). */
+  toolName: string;
+  /** The paths (or patterns) the calls touched, in order. */
+  paths: string[];
+}
+
+/** A task handed to this agent (by a manager agent or the user's task list). */
+export interface TaskAssignmentBlock extends ContentBlockBase {
+  type: 'task_assignment';
+  id: string;
+  subject: string;
+  description: string;
+}
+
+/**
+ * Transcript blocks: what a UI shows between turns (commands, memory inputs, API errors, task
+ * assignments). They ride in user messages; each adapter converts them to text or leaves them out
+ * (the table in the README says which becomes what).
+ */
+export type TranscriptBlock =
+  | UserLocalCommandOutputBlock
+  | UserCommandBlock
+  | UserMemoryInputBlock
+  | SystemApiErrorBlock
+  | CollapsedReadSearchBlock
+  | TaskAssignmentBlock;
+
 /** Any block of any message. */
 export type ContentBlock =
   | TextBlock
@@ -83,10 +152,11 @@ export type ContentBlock =
   | ThinkingBlock
   | RedactedThinkingBlock
   | ToolUseBlock
-  | ToolResultBlock;
+  | ToolResultBlock
+  | TranscriptBlock;
 
 /** Blocks a user message may hold. */
-export type UserContentBlock = TextBlock | ImageBlock | DocumentBlock | ToolResultBlock;
+export type UserContentBlock = TextBlock | ImageBlock | DocumentBlock | ToolResultBlock | TranscriptBlock;
 
 /** Blocks an assistant message may hold. */
 export type AssistantContentBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock;

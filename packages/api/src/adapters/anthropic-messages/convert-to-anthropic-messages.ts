@@ -1,4 +1,5 @@
 import { ANTHROPIC_TOOL_CALL_ID_RULES, toVendorToolCallId } from '../../shared/tool-call-ids.js';
+import { toProviderUserContent } from '../../shared/transcript-blocks.js';
 import type {
   AssistantMessage,
   ContentBlockBase,
@@ -48,7 +49,9 @@ export interface ConvertedAnthropicMessages {
  *   `tool_result` blocks come first, as the API requires.
  * - Empty text blocks are dropped (the API rejects them); a message left empty is dropped.
  * - Images and documents are sent as base64 or URL sources; a `text/plain` document is sent as a
- *   plain-text source. Tool results may hold text and images.
+ *   plain-text source; a document's `context` goes in the block's `context` field. Tool results may
+ *   hold text and images.
+ * - Transcript blocks become text blocks or are left out (`toProviderUserContent`).
  * - Thinking blocks with a signature are sent back unchanged; redacted thinking is sent back as is.
  *   Thinking from another vendor (metadata of another protocol, none of ours) is dropped, and so
  *   is unsigned thinking unless `replayUnsignedThinking` is set.
@@ -91,7 +94,7 @@ export function convertToAnthropicMessages(
 function userContent(content: string | readonly UserContentBlock[]): AnthropicContentBlockParam[] {
   if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
   const blocks: AnthropicContentBlockParam[] = [];
-  for (const block of content) {
+  for (const block of toProviderUserContent(content)) {
     switch (block.type) {
       case 'text':
         if (block.text !== '') blocks.push({ type: 'text', text: block.text });
@@ -169,7 +172,10 @@ function imageBlock(block: ImageBlock): AnthropicContentBlockParam {
 
 /** @see https://docs.claude.com/en/docs/build-with-claude/pdf-support */
 function documentBlock(block: DocumentBlock): AnthropicContentBlockParam {
-  const title = block.title === undefined ? {} : { title: block.title };
+  const title = {
+    ...(block.title === undefined ? {} : { title: block.title }),
+    ...(block.context === undefined || block.context === '' ? {} : { context: block.context }),
+  };
   const { source } = block;
   if (source.type === 'url') return { type: 'document', source: { type: 'url', url: source.url }, ...title };
   if (source.mediaType === 'text/plain') {

@@ -148,7 +148,7 @@ export type BedrockToolResultContent = { text: string } | { json: unknown } | Be
 export type BedrockContentBlock =
   | { text: string }
   | BedrockImageBlock
-  | { document: { format: BedrockDocumentFormat; name: string; source: BedrockSource } }
+  | { document: { format: BedrockDocumentFormat; name: string; source: BedrockSource; context?: string } }
   | { reasoningContent: { reasoningText: { text: string; signature?: string } } }
   | { reasoningContent: { redactedContent: string } }
   | { toolUse: { toolUseId: string; name: string; input: unknown } }

@@ -1,5 +1,6 @@
 import { systemPromptSegments } from '../../shared/system-prompt.js';
 import { type ToolCallIdRules, toVendorToolCallId } from '../../shared/tool-call-ids.js';
+import { toProviderUserContent } from '../../shared/transcript-blocks.js';
 import type {
   AssistantContentBlock,
   DocumentBlock,
@@ -107,7 +108,7 @@ export function convertToBedrockPrompt(
 function userContent(content: string | readonly UserContentBlock[], documentNames: Set<string>): BedrockContentBlock[] {
   if (typeof content === 'string') return isBlank(content) ? [] : [{ text: content }];
   const blocks: BedrockContentBlock[] = [];
-  for (const block of content) {
+  for (const block of toProviderUserContent(content)) {
     switch (block.type) {
       case 'text':
         if (!isBlank(block.text)) blocks.push({ text: block.text });
@@ -224,7 +225,8 @@ function documentBlock(block: DocumentBlock, names: Set<string>): BedrockContent
   }
   const name = documentName(block.title, names);
   const wireSource = source.type === 'base64' ? { bytes: source.data } : { s3Location: { uri: source.url } };
-  return { document: { format, name, source: wireSource } };
+  const context = block.context === undefined || block.context === '' ? {} : { context: block.context };
+  return { document: { format, name, source: wireSource, ...context } };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { systemPromptText } from '../../shared/system-prompt.js';
+import { toProviderUserContent } from '../../shared/transcript-blocks.js';
 import type { AssistantContentBlock, Message, ToolResultBlock, UserContentBlock } from '../../spec/message.js';
 import type { SystemPrompt } from '../../spec/request.js';
 import type { CohereAssistantContent, CohereMessage, CohereToolCall, CohereUserContent } from './cohere-wire-types.js';
@@ -52,7 +53,7 @@ function userMessages(content: string | readonly UserContentBlock[]): CohereMess
   if (typeof content === 'string') return content.trim() === '' ? [] : [{ role: 'user', content }];
   const tools: CohereMessage[] = [];
   const parts: CohereUserContent[] = [];
-  for (const block of content) {
+  for (const block of toProviderUserContent(content, { documentContextAsText: true })) {
     switch (block.type) {
       case 'text':
         if (block.text.trim() !== '') parts.push({ type: 'text', text: block.text });

@@ -1,4 +1,5 @@
 import { systemPromptSegments } from '../../shared/system-prompt.js';
+import { type ProviderUserContentBlock, toProviderUserContent } from '../../shared/transcript-blocks.js';
 import type {
   AssistantMessage,
   ImageBlock,
@@ -79,8 +80,10 @@ export function convertToGeminiContents(
       if (parts.length > 0) contents.push({ role: 'model', parts });
       continue;
     }
-    const blocks: UserContentBlock[] =
-      typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+    const blocks: readonly ProviderUserContentBlock[] =
+      typeof message.content === 'string'
+        ? [{ type: 'text', text: message.content }]
+        : toProviderUserContent(message.content, { documentContextAsText: true });
     const parts = blocks.flatMap((block) => userParts(block, calls, options));
     if (parts.length > 0) contents.push({ role: 'user', parts });
   }
@@ -136,7 +139,7 @@ function assistantParts(message: AssistantMessage, options: GeminiMessageOptions
 }
 
 function userParts(
-  block: UserContentBlock,
+  block: ProviderUserContentBlock,
   calls: ReadonlyMap<string, { name: string; functionCallId: string | undefined }>,
   options: GeminiMessageOptions,
 ): GeminiRequestPart[] {

@@ -1,4 +1,5 @@
 import { systemPromptText } from '../../shared/system-prompt.js';
+import { type ProviderUserContentBlock, toProviderUserContent } from '../../shared/transcript-blocks.js';
 import type {
   AssistantMessage,
   ImageBlock,
@@ -60,8 +61,10 @@ export function convertToOllamaMessages(
       const assistant = assistantMessage(message);
       if (assistant !== undefined) converted.push(assistant);
     } else {
-      const blocks: UserContentBlock[] =
-        typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+      const blocks: readonly ProviderUserContentBlock[] =
+        typeof message.content === 'string'
+          ? [{ type: 'text', text: message.content }]
+          : toProviderUserContent(message.content, { documentContextAsText: true });
       converted.push(...userMessages(blocks, calls));
     }
   }
@@ -90,7 +93,7 @@ function assistantMessage(message: AssistantMessage): OllamaMessage | undefined 
 }
 
 function userMessages(
-  blocks: readonly UserContentBlock[],
+  blocks: readonly ProviderUserContentBlock[],
   calls: ReadonlyMap<string, { name: string; toolCallId: string | undefined }>,
 ): OllamaMessage[] {
   const results: OllamaMessage[] = [];

@@ -1,4 +1,5 @@
 import { systemPromptSegments } from '../../shared/system-prompt.js';
+import { toProviderUserContent } from '../../shared/transcript-blocks.js';
 import type {
   AssistantMessage,
   DocumentBlock,
@@ -121,7 +122,7 @@ function convertUserMessage(content: string | UserContentBlock[], compat: Compat
   const toolMessages: ChatMessage[] = [];
   const toolImages: ChatContentPart[] = [];
   const parts: ChatContentPart[] = [];
-  for (const block of content) {
+  for (const block of toProviderUserContent(content, { documentContextAsText: true })) {
     switch (block.type) {
       case 'tool_result': {
         const { message, images } = convertToolResult(block, compat);

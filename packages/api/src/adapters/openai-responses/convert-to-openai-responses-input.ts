@@ -1,4 +1,5 @@
 import { toVendorToolCallId } from '../../shared/tool-call-ids.js';
+import { toProviderUserContent } from '../../shared/transcript-blocks.js';
 import type {
   AssistantContentBlock,
   DocumentBlock,
@@ -105,7 +106,7 @@ function convertUserContent(
     if (parts.length > 0) items.push({ role: 'user', content: parts });
     parts = [];
   };
-  for (const block of content) {
+  for (const block of toProviderUserContent(content, { documentContextAsText: true })) {
     if (block.type === 'tool_result') {
       flush();
       items.push(toolResultItem(block, customCallIds));
