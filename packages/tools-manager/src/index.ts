@@ -10,6 +10,7 @@ export { applyNameLists, type ToolNameLists } from './access/name-lists.js';
 export type { CommandHookPayload } from './hooks/command-hook-payload.js';
 export { DEFAULT_HOOK_TIMEOUT_MS } from './hooks/hook-answer.js';
 export { INHERITED_HOOK_VARIABLES } from './hooks/hook-environment.js';
+export { checkHookLocation, type HookLocation, hookWorkingFolder } from './hooks/hook-location.js';
 export {
   type BeforeHooksResult,
   type InputCheck,

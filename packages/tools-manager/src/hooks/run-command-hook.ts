@@ -8,6 +8,7 @@ import {
 } from './hook-answer.js';
 import { toAfterDecision, toBeforeDecision } from './hook-decision.js';
 import { hookEnvironment } from './hook-environment.js';
+import { checkHookLocation } from './hook-location.js';
 import { type HookCommandOutcome, spawnHookCommand } from './spawn-hook-command.js';
 
 const PREVIEW = 300;
@@ -40,14 +41,27 @@ function parseStdout(outcome: HookCommandOutcome): { ok: true; value: unknown } 
   }
 }
 
-async function runCommand(phase: 'before' | 'after', hook: CommandHook, event: BeforeToolEvent | AfterToolEvent) {
+type CommandRun =
+  | { refused: string }
+  | { refused?: undefined; outcome: HookCommandOutcome; failure: string | undefined };
+
+async function runCommand(
+  phase: 'before' | 'after',
+  hook: CommandHook,
+  event: BeforeToolEvent | AfterToolEvent,
+  roots: readonly string[],
+): Promise<CommandRun> {
   const timeoutMs = hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
-  const cwd = hook.cwd ?? event.context.root;
+  // Checked on every run: a file or link that appears later inside a root is refused as well.
+  const allRoots = [event.context.root, ...roots];
+  const location = checkHookLocation(hook, allRoots);
+  if (!location.ok) return { refused: location.message };
+  const cwd = location.cwd;
   const outcome = await spawnHookCommand({
     command: hook.command,
     stdin: JSON.stringify(commandHookPayload(phase, event)),
     cwd,
-    env: hookEnvironment(hook.env),
+    env: hookEnvironment(hook.env, process.env, allRoots),
     timeoutMs,
     signal: event.context.signal,
   });
@@ -62,8 +76,14 @@ export async function runBeforeCommandHook(
   hook: CommandHook,
   event: BeforeToolEvent,
   label: string,
+  roots: readonly string[] = [],
 ): Promise<HookAnswer<BeforeHookDecision>> {
-  const { outcome, failure } = await runCommand('before', hook, event);
+  const run = await runCommand('before', hook, event, roots);
+  if (run.refused !== undefined) {
+    // Fail closed: a check the host relies on must not be skipped, nor run from where the agents write.
+    return { ok: true, decision: { kind: 'block', reason: `the hook was refused and not run: ${run.refused}.` } };
+  }
+  const { outcome, failure } = run;
   if (failure !== undefined) return { ok: false, message: failure };
   if (outcome.exitCode === 2) {
     const reason = outcome.stderr.trim();
@@ -81,8 +101,11 @@ export async function runAfterCommandHook(
   hook: CommandHook,
   event: AfterToolEvent,
   label: string,
+  roots: readonly string[] = [],
 ): Promise<HookAnswer<AfterHookDecision>> {
-  const { outcome, failure } = await runCommand('after', hook, event);
+  const run = await runCommand('after', hook, event, roots);
+  if (run.refused !== undefined) return { ok: false, message: `was refused and not run: ${run.refused}` };
+  const { outcome, failure } = run;
   if (failure !== undefined) return { ok: false, message: failure };
   if (outcome.exitCode === 2) {
     const text = outcome.stderr.trim();

@@ -8,13 +8,17 @@ import type { AfterToolHook, BeforeToolHook, HookFailure } from '../types.js';
 import { runAfterToolHooks, runBeforeToolHooks } from './run-hooks.js';
 
 let root: string;
+/** The host's own folder for hook files and outputs: never inside the agents' root. */
+let host: string;
 
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'hooks-'));
+  host = await mkdtemp(join(tmpdir(), 'hooks-host-'));
 });
 
 afterEach(async () => {
   await rm(root, { recursive: true, force: true });
+  await rm(host, { recursive: true, force: true });
 });
 
 function context(overrides: Partial<ToolContext> = {}): ToolContext {
@@ -125,7 +129,7 @@ describe('runBeforeToolHooks with function hooks', () => {
 
 describe('runBeforeToolHooks with command hooks', () => {
   it('sends the event as JSON on stdin and uses the JSON it prints', async () => {
-    const payloadFile = join(root, 'payload.json');
+    const payloadFile = join(host, 'payload.json');
     const hooks: BeforeToolHook[] = [{ command: `cat > "${payloadFile}"; printf '{"input":{"command":"ls -la"}}'` }];
     const result = await runBeforeToolHooks(hooks, beforeEvent({ command: 'ls' }), anyInput);
     expect(result).toEqual({ kind: 'continue', input: { command: 'ls -la' }, rewrittenBy: [expect.any(String)] });
@@ -168,7 +172,7 @@ describe('runBeforeToolHooks with command hooks', () => {
 
   it('reports a timeout and kills the hook with the children it started', async () => {
     const failures: HookFailure[] = [];
-    const pidFile = join(root, 'child.pid');
+    const pidFile = join(host, 'child.pid');
     const hooks: BeforeToolHook[] = [{ command: `sleep 30 & echo $! > "${pidFile}"; wait`, timeoutMs: 300 }];
     const result = await runBeforeToolHooks(hooks, beforeEvent({ command: 'ls' }), anyInput, {
       onFailure: (failure) => failures.push(failure),
@@ -226,10 +230,10 @@ describe('runAfterToolHooks', () => {
 
   it('gives command hooks the result and takes a replacement from stdout', async () => {
     await writeFile(
-      join(root, 'hook.sh'),
+      join(host, 'hook.sh'),
       `payload=$(cat)\ncase "$payload" in *'"tool_result":{"content":[{"type":"text","text":"3 files"}]}'*'"duration_ms":12'*) printf '{"result":{"content":[{"type":"text","text":"seen"}],"isError":true}}';; esac\n`,
     );
-    const final = await runAfterToolHooks([{ command: 'sh hook.sh' }], afterEvent());
+    const final = await runAfterToolHooks([{ command: 'sh hook.sh', cwd: host }], afterEvent());
     expect(final).toEqual({ content: [{ type: 'text', text: 'seen' }], isError: true });
   });
 

@@ -24,6 +24,11 @@ export type InputCheck = (input: JsonObject) => { ok: true } | { ok: false; mess
 export interface RunHooksOptions {
   /** Told about every hook that failed, timed out or answered nonsense; the call goes on. */
   onFailure?: (failure: HookFailure) => void;
+  /**
+   * Folders sandboxed tools can write, besides the call's own root: a command hook whose file or
+   * working folder lies inside one is not run (before-tool: the call is blocked).
+   */
+  roots?: readonly string[];
 }
 
 /** Where the before-tool hooks leave a call. */
@@ -36,8 +41,9 @@ async function beforeAnswer(
   hook: BeforeToolHook,
   event: BeforeToolEvent,
   label: string,
+  roots: readonly string[],
 ): Promise<HookAnswer<BeforeHookDecision>> {
-  if (isCommandHook(hook)) return runBeforeCommandHook(hook, event, label);
+  if (isCommandHook(hook)) return runBeforeCommandHook(hook, event, label, roots);
   const run = await runFunctionHook(
     hook as FunctionHook<BeforeToolEvent, BeforeToolOutcome>,
     event,
@@ -50,8 +56,9 @@ async function afterAnswer(
   hook: AfterToolHook,
   event: AfterToolEvent,
   label: string,
+  roots: readonly string[],
 ): Promise<HookAnswer<AfterHookDecision>> {
-  if (isCommandHook(hook)) return runAfterCommandHook(hook, event, label);
+  if (isCommandHook(hook)) return runAfterCommandHook(hook, event, label, roots);
   const run = await runFunctionHook(
     hook as FunctionHook<AfterToolEvent, AfterToolOutcome>,
     event,
@@ -80,7 +87,7 @@ export async function runBeforeToolHooks(
     if (!hookMatches(hook.matcher, event.tool.name)) continue;
     if (event.context.signal.aborted) break;
     const label = hookLabel('before', index, hook);
-    const answer = await beforeAnswer(hook, { ...event, input }, label);
+    const answer = await beforeAnswer(hook, { ...event, input }, label, options.roots ?? []);
     if (!answer.ok) {
       options.onFailure?.({ phase: 'before', hook: label, tool: event.tool.name, message: answer.message });
       continue;
@@ -117,7 +124,7 @@ export async function runAfterToolHooks(
     if (!hookMatches(hook.matcher, event.tool.name)) continue;
     if (event.context.signal.aborted) break;
     const label = hookLabel('after', index, hook);
-    const answer = await afterAnswer(hook, { ...event, result }, label);
+    const answer = await afterAnswer(hook, { ...event, result }, label, options.roots ?? []);
     if (!answer.ok) {
       options.onFailure?.({ phase: 'after', hook: label, tool: event.tool.name, message: answer.message });
       continue;

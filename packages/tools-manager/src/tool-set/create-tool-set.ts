@@ -1,4 +1,5 @@
 import { type AnyTool, createToolSearchTool, errorResult, type ToolContext, type ToolResult } from '@boxagnts/tools';
+import { checkHookLocations } from '../hooks/check-hook-locations.js';
 import { createPermissionEngine } from '../permissions/permission-engine.js';
 import type { PermissionEngine, ToolHooks } from '../types.js';
 import { closeToolNames } from './close-tool-names.js';
@@ -60,6 +61,8 @@ export async function createToolSet(options: ToolSetOptions): Promise<ToolSet> {
         ...(options.permissions?.mode === undefined ? {} : { mode: options.permissions.mode }),
       });
   const hooks: ToolHooks = options.hooks ?? {};
+  const roots = options.roots ?? [];
+  checkHookLocations(hooks, roots);
   const selected = new Set<string>();
   let assembly: Assembly = { inner: new Map(), guarded: new Map(), deferred: new Set() };
   let closed = false;
@@ -81,6 +84,7 @@ export async function createToolSet(options: ToolSetOptions): Promise<ToolSet> {
   const services: GuardServices = {
     engine,
     hooks,
+    roots,
     remembered: new RememberedAnswers(engine),
     planSync: new PlanModeSync(engine),
     emit,

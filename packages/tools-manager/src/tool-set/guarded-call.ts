@@ -21,6 +21,8 @@ export interface GuardServices {
   engine: PermissionEngine;
   ask?: AskHandler;
   hooks: ToolHooks;
+  /** Folders sandboxed tools can write (besides each call's root): no command hook runs from them. */
+  roots: readonly string[];
   remembered: RememberedAnswers;
   planSync: PlanModeSync;
   emit(event: ToolSetEvent): void;
@@ -150,7 +152,7 @@ export async function runGuardedCall(
       const checked = validateInput(tool, candidate);
       return checked.ok ? { ok: true } : { ok: false, message: checked.message };
     },
-    { onFailure: (failure) => services.emit({ type: 'hook-failure', failure }) },
+    { onFailure: (failure) => services.emit({ type: 'hook-failure', failure }), roots: services.roots },
   );
   if (before.kind !== 'continue') {
     const decision: PermissionDecision = {
@@ -182,6 +184,6 @@ export async function runGuardedCall(
   return runAfterToolHooks(
     services.hooks.afterTool ?? [],
     { tool: { name: tool.name, permission: tool.permission }, input: final.input, result, context, durationMs },
-    { onFailure: (failure) => services.emit({ type: 'hook-failure', failure }) },
+    { onFailure: (failure) => services.emit({ type: 'hook-failure', failure }), roots: services.roots },
   );
 }

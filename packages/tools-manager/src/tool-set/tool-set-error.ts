@@ -4,14 +4,16 @@
  * - `invalid-tool-name`: a source offers a tool whose name providers would reject;
  * - `duplicate-source`: two sources share a name;
  * - `source-load-failed`: a source's `load()` threw;
- * - `close-failed`: one or more sources failed to close.
+ * - `close-failed`: one or more sources failed to close;
+ * - `unsafe-hook`: a command hook's working folder or file lies inside an agents' root.
  */
 export type ToolSetErrorReason =
   | 'name-collision'
   | 'invalid-tool-name'
   | 'duplicate-source'
   | 'source-load-failed'
-  | 'close-failed';
+  | 'close-failed'
+  | 'unsafe-hook';
 
 /**
  * Marks every tool set error across duplicate package copies, where `instanceof` fails.

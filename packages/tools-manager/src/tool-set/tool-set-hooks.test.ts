@@ -9,15 +9,19 @@ import { type CallLog, standardTools, testContext, testSource } from './test/fix
 import type { ToolSetEvent } from './tool-set-events.js';
 
 let root: string;
+/** The host's own folder for hook outputs: never inside the agents' root. */
+let host: string;
 let log: CallLog;
 
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'set-hooks-'));
+  host = await mkdtemp(join(tmpdir(), 'set-hooks-host-'));
   log = [];
 });
 
 afterEach(async () => {
   await rm(root, { recursive: true, force: true });
+  await rm(host, { recursive: true, force: true });
 });
 
 describe('hooks in the tool set', () => {
@@ -93,7 +97,7 @@ describe('hooks in the tool set', () => {
   });
 
   it('annotates and replaces results with after hooks, seeing the duration and the final input', async () => {
-    const payloadFile = join(root, 'after.json');
+    const payloadFile = join(host, 'after.json');
     const toolSet = await createToolSet({
       sources: [testSource('sandbox', standardTools(log))],
       hooks: {

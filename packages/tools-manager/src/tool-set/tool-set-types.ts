@@ -25,6 +25,12 @@ export interface ToolSetOptions {
   /** Asks the user when the rules say `ask`; without one, such calls are denied with a reason the model sees. */
   ask?: AskHandler;
   hooks?: ToolHooks;
+  /**
+   * The agents' roots: folders sandboxed tools can write (each call's `context.root` always counts
+   * too). A command hook whose working folder or named file lies inside one, links followed, is a
+   * `ToolSetError` (`unsafe-hook`) here and a refused call at run time.
+   */
+  roots?: readonly string[];
   /** When tools are kept behind `tool_search` (see {@link DeferOptions}). */
   defer?: DeferOptions;
   /** Told about permission decisions, asks, hook failures and tool loading. Must not throw (throws are logged and ignored). */
