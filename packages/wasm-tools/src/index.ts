@@ -37,6 +37,7 @@ export {
   checkPath,
   checkPathSync,
   createPathPolicy,
+  DEFAULT_INSTRUCTION_PATHS,
   DEFAULT_PROTECTED_PATHS,
   DEFAULT_SECRET_PATHS,
   isPathPolicyError,
@@ -57,7 +58,9 @@ export {
   type ComponentSource,
   createComponentRuntime,
   getDefaultRuntime,
+  type LoadCommandToolOptions,
   type LoadFunctionComponentOptions,
+  type LoadToolsFolderOptions,
   type PreparedComponent,
 } from './runtime/component-runtime.js';
 export {
@@ -71,6 +74,7 @@ export {
   buildJsComponent,
   hashJsComponent,
 } from './runtime/componentize.js';
+export { type EnvGrant, grantedEnvironment } from './runtime/env-grant.js';
 export { type CommandRunReport, commandOutputToResult, inputToArgv } from './runtime/flag-protocol.js';
 export type { GuestToolOutput, WorkerOutcome as ComponentCallOutcome } from './runtime/worker-protocol.js';
 export { createSandboxToolSource, type SandboxToolSourceOptions } from './sandbox/sandbox-tool-source.js';

@@ -1,5 +1,10 @@
 import type { AnyTool, ToolContext } from '@boxagnts/tools';
-import { createPathPolicy, type PathPolicy } from '../policy/path-policy.js';
+import {
+  createPathPolicy,
+  DEFAULT_PROTECTED_PATHS,
+  DEFAULT_SECRET_PATHS,
+  type PathPolicy,
+} from '../policy/path-policy.js';
 import { buildFsToolsComponent } from './build-fs-tools-component.js';
 import { editToolSpec } from './edit-tool.js';
 import type { FileToolSpec } from './file-tool-spec.js';
@@ -15,7 +20,10 @@ export type FunctionComponentSource = { path: string } | { bytes: Uint8Array; na
 
 /** What the file tools need from a component runtime (the package's `createComponentRuntime` fits). */
 export interface FunctionComponentLoader {
-  loadFunctionComponent(source: FunctionComponentSource): Promise<AnyTool[]>;
+  loadFunctionComponent(
+    source: FunctionComponentSource,
+    options?: { protectedPaths?: readonly string[]; secretPaths?: readonly string[] },
+  ): Promise<AnyTool[]>;
 }
 
 /** Options of {@link createFsTools}. */
@@ -76,7 +84,11 @@ function policyResolver(options: CreateFsToolsOptions): PolicyResolver {
  */
 export async function createFsTools(options: CreateFsToolsOptions): Promise<AnyTool[]> {
   const component = options.component ?? { path: (await buildFsToolsComponent(options.cacheDir)).path };
-  const guestTools = await options.runtime.loadFunctionComponent(component);
+  // The guest's own file operations are checked against the same patterns as the host's paths.
+  const guestTools = await options.runtime.loadFunctionComponent(component, {
+    protectedPaths: options.policy?.protectedPaths ?? options.protectedPaths ?? DEFAULT_PROTECTED_PATHS,
+    secretPaths: options.policy?.secretPaths ?? DEFAULT_SECRET_PATHS,
+  });
   const byName = new Map(guestTools.map((tool) => [tool.name, tool]));
   const resolvePolicy = policyResolver(options);
   return FS_TOOL_SPECS.map((spec) => {

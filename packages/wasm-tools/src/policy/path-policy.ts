@@ -2,11 +2,17 @@ import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative as relativePath, resolve, sep } from 'node:path';
 import { PathPolicyError } from './path-policy-error.js';
 import { resolvePhysical, resolvePhysicalSync, splitSegments, type WalkResult } from './physical-walk.js';
-import { compileProtectedPaths, DEFAULT_PROTECTED_PATHS, DEFAULT_SECRET_PATHS } from './protected-paths.js';
+import {
+  compileProtectedPaths,
+  DEFAULT_INSTRUCTION_PATHS,
+  DEFAULT_PROTECTED_PATHS,
+  DEFAULT_SECRET_PATHS,
+} from './protected-paths.js';
+import { folderHoldsMatch } from './protected-scan.js';
 import type { PathAccess, PathCheck, PathPolicyOptions, ResolvedPath } from './types.js';
 
 export { isPathPolicyError, PathPolicyError, type PathPolicyErrorReason } from './path-policy-error.js';
-export { DEFAULT_PROTECTED_PATHS, DEFAULT_SECRET_PATHS };
+export { DEFAULT_INSTRUCTION_PATHS, DEFAULT_PROTECTED_PATHS, DEFAULT_SECRET_PATHS };
 
 /** Longest path string accepted (Linux's PATH_MAX); longer input is refused as `invalid`. */
 export const MAX_PATH_LENGTH = 4096;
@@ -32,6 +38,8 @@ export interface PathPolicy {
    * Whether changing `relative` as a whole (deleting or renaming a folder, replacing it with a
    * file) would touch a protected path: true for protected paths, their insides and their
    * ancestors (`.`, `.boxagnts`). Use it before recursive deletes and renames of directories.
+   * Patterns that can match at any depth (`**\/AGENTS.md`) are checked against what the folder
+   * really holds (at most 10 000 entries are looked at; a bigger folder counts as holding one).
    */
   containsProtected(relative: string): boolean;
 }
@@ -94,7 +102,9 @@ export function createPathPolicy(options: PathPolicyOptions): PathPolicy {
     requestedRoot,
     protectedPaths,
     isProtected: (relative: string) => matcher.isProtected(relative),
-    containsProtected: (relative: string) => matcher.containsProtected(relative),
+    containsProtected: (relative: string) =>
+      matcher.containsProtected(relative) ||
+      (matcher.hasFloating && folderHoldsMatch(root, relative, (inside) => matcher.isProtected(inside))),
   });
 }
 

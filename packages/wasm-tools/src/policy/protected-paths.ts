@@ -1,21 +1,39 @@
 import picomatch from 'picomatch';
 
 /**
+ * Files the host reads as instructions, protected by default for every tool (file tools, `bash`,
+ * components): `AGENTS.md` at any level, skills folders (`.agents/skills`, a workspace's
+ * `skills`), the workspace config (`boxagnts.json`, `boxagnts.jsonc`), output styles
+ * (`output-styles`) and hook scripts (`hooks`). A sandboxed tool that could change them would plant
+ * instructions or host code for later sessions. A host that wants tools to edit them opts in by
+ * passing `protectedPaths` without them (see the README).
+ */
+export const DEFAULT_INSTRUCTION_PATHS: readonly string[] = Object.freeze([
+  '**/AGENTS.md',
+  '.agents/skills',
+  'skills',
+  'boxagnts.json',
+  'boxagnts.jsonc',
+  'output-styles',
+  'hooks',
+]);
+
+/**
  * Paths inside the root that no tool may write, by default: `.git` (the folder and everything in
  * it: hooks and config there run code on the next git command), `.boxagnts/config.json` and
- * `.boxagnts/secrets.json` (the workspace's settings and keys), and the workspace's SQLite files
- * (`.boxagnts/*.db` with their `-wal`, `-shm` and `-journal` companions), and a workspace's
- * `boxagnts.json`. Reading them is allowed, except the secret files below.
+ * `.boxagnts/secrets.json` (the workspace's settings and keys), the workspace's SQLite files
+ * (`.boxagnts/*.db` with their `-wal`, `-shm` and `-journal` companions), and the instruction files
+ * of {@link DEFAULT_INSTRUCTION_PATHS}. Reading them is allowed, except the secret files below.
  */
 export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze([
   '.git',
-  'boxagnts.json',
   '.boxagnts/config.json',
   '.boxagnts/secrets.json',
   '.boxagnts/*.db',
   '.boxagnts/*.db-wal',
   '.boxagnts/*.db-shm',
   '.boxagnts/*.db-journal',
+  ...DEFAULT_INSTRUCTION_PATHS,
 ]);
 
 /**
@@ -34,8 +52,15 @@ const MATCH_OPTIONS = { dot: true, nocase: true } as const;
 export interface ProtectedMatcher {
   /** Whether `relative` (root-relative, `/`-separated) is protected or lies inside a protected path. */
   isProtected(relative: string): boolean;
-  /** Whether writing `relative` as a whole (delete, rename, replace a folder) would touch a protected path. */
+  /**
+   * Whether writing `relative` as a whole (delete, rename, replace a folder) would touch a
+   * protected path, judged by the names alone. Patterns with a `**` segment (`**\/AGENTS.md`) can
+   * match below any folder, so they are left to {@link ProtectedMatcher.hasFloating} callers, which
+   * look at what the folder really holds.
+   */
   containsProtected(relative: string): boolean;
+  /** Whether some pattern has a `**` segment (a folder's contents must be looked at). */
+  readonly hasFloating: boolean;
 }
 
 /** Strips `./` and slashes at the ends so patterns compare with root-relative paths. */
@@ -56,15 +81,17 @@ function segmentsOf(relative: string): string[] {
 export function compileProtectedPaths(patterns: readonly string[]): ProtectedMatcher {
   const normalised = patterns.map(normalisePattern).filter((pattern) => pattern !== '');
   const whole = normalised.map((pattern) => picomatch(pattern, MATCH_OPTIONS));
-  const perSegment = normalised.map((pattern) =>
-    pattern.split('/').map((part) => (part === '**' ? null : picomatch(part, MATCH_OPTIONS))),
-  );
+  const isFloating = (pattern: string) => pattern.split('/').includes('**');
+  const perSegment = normalised
+    .filter((pattern) => !isFloating(pattern))
+    .map((pattern) => pattern.split('/').map((part) => picomatch(part, MATCH_OPTIONS)));
 
   function matchesExactly(relative: string): boolean {
     return whole.some((matcher) => matcher(relative));
   }
 
   return {
+    hasFloating: normalised.some(isFloating),
     isProtected(relative) {
       const segments = segmentsOf(relative);
       // The path itself or any ancestor: `.git/objects/ab` is inside `.git`.
@@ -80,7 +107,6 @@ export function compileProtectedPaths(patterns: readonly string[]): ProtectedMat
         for (const [index, segment] of segments.entries()) {
           const part = parts[index];
           if (part === undefined) return false;
-          if (part === null) return true;
           if (!part(segment)) return false;
         }
         return parts.length > segments.length;

@@ -1,10 +1,13 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { AnyTool, ToolContext, ToolPermission, ToolResult } from '@boxagnts/tools';
+import { DEFAULT_PROTECTED_PATHS, DEFAULT_SECRET_PATHS } from '../policy/protected-paths.js';
 import { defaultCacheDir } from './cache-dir.js';
 import { type CommandManifest, parseCommandManifest, readCommandManifest } from './command-manifest.js';
 import { ComponentRuntimeError } from './component-runtime-error.js';
 import { readCachedDescriptors, writeCachedDescriptors } from './describe-cache.js';
+import { type EnvGrant, grantedEnvironment } from './env-grant.js';
 import { inputToArgv } from './flag-protocol.js';
 import { commandOutcomeToResult, failureResult, functionOutcomeToResult } from './outcome-to-result.js';
 import { canonicalRoot, RootLock } from './root-lock.js';
@@ -13,7 +16,7 @@ import { type FunctionToolDescriptor, parseDescriptors } from './tool-descriptor
 import { loadToolsFolder } from './tools-folder.js';
 import { ensureTranspiled, hashBytes, type TranspiledComponent } from './transpile-cache.js';
 import { WorkerPool } from './worker-pool.js';
-import type { WorkerJob, WorkerOutcome } from './worker-protocol.js';
+import type { GuestPathPolicy, WorkerJob, WorkerOutcome } from './worker-protocol.js';
 
 /** Settings of a {@link ComponentRuntime}; every one has a safe default. */
 export interface ComponentRuntimeOptions {
@@ -29,6 +32,13 @@ export interface ComponentRuntimeOptions {
   maxOutputBytes?: number;
   /** The worker entry file; default `worker.mjs` beside the runtime (see README). */
   workerPath?: string;
+  /**
+   * Root-relative paths no guest may change (create, write, delete, rename), checked on every
+   * guest filesystem operation. Default: the path policy's {@link DEFAULT_PROTECTED_PATHS}.
+   */
+  protectedPaths?: readonly string[];
+  /** Root-relative paths no guest may open, change or delete. Default: {@link DEFAULT_SECRET_PATHS}. */
+  secretPaths?: readonly string[];
 }
 
 /** A component given by file or by bytes (with a name for messages). */
@@ -38,6 +48,27 @@ export type ComponentSource = { path: string } | { bytes: Uint8Array; name: stri
 export interface LoadFunctionComponentOptions {
   /** Deadline for calls of these tools (ms); default the runtime's. */
   timeoutMs?: number;
+  /**
+   * Host environment variables the user grants (see {@link EnvGrant}); a tool gets a granted
+   * variable it also lists in its descriptor. Default: none, whatever `describe()` names.
+   */
+  grantEnv?: EnvGrant;
+  /** Protected paths for these tools' guests; default the runtime's. */
+  protectedPaths?: readonly string[];
+  /** Secret paths for these tools' guests; default the runtime's. */
+  secretPaths?: readonly string[];
+}
+
+/** Options for loading a command tool. */
+export interface LoadCommandToolOptions {
+  /** Host environment variables the user grants; the tool gets those its manifest lists. Default: none. */
+  grantEnv?: EnvGrant;
+}
+
+/** Options for loading a tools folder. */
+export interface LoadToolsFolderOptions {
+  /** Host environment variables the user grants, per tool name (or one list for all). Default: none. */
+  grantEnv?: EnvGrant;
 }
 
 /** A component the runtime has transpiled (see {@link ComponentRuntime.prepare}). */
@@ -58,6 +89,8 @@ export interface ComponentCall {
   readOnly?: boolean;
   /** Exactly the environment the guest sees. */
   env?: Record<string, string>;
+  /** The guest's protected and secret paths; default the runtime's. */
+  policy?: Partial<GuestPathPolicy>;
   /** argv for a command. */
   args?: string[];
   toolName?: string;
@@ -83,9 +116,9 @@ export interface ComponentRuntime {
   /** The tools a function component describes, each calling into the component when executed. */
   loadFunctionComponent(source: ComponentSource, options?: LoadFunctionComponentOptions): Promise<AnyTool[]>;
   /** A command tool from a `.wasm` and its manifest (given, or read from beside the file). */
-  loadCommandTool(wasmPath: string, manifest?: unknown): Promise<AnyTool>;
+  loadCommandTool(wasmPath: string, manifest?: unknown, options?: LoadCommandToolOptions): Promise<AnyTool>;
   /** Every tool in a folder of components; a component that fails to load becomes a warning. */
-  loadToolsFolder(dir: string): Promise<{ tools: AnyTool[]; warnings: string[] }>;
+  loadToolsFolder(dir: string, options?: LoadToolsFolderOptions): Promise<{ tools: AnyTool[]; warnings: string[] }>;
   /** Transpiles a component (or finds it in the cache) for {@link ComponentRuntime.call}. */
   prepare(source: ComponentSource): Promise<PreparedComponent>;
   /** Runs one job with explicit capabilities; never rejects for guest failures. */
@@ -98,13 +131,23 @@ export interface ComponentRuntime {
 
 const DEFAULTS = { workers: 2, timeoutMs: 30_000, maxMemoryBytes: 256 * 1024 * 1024, maxOutputBytes: 1024 * 1024 };
 
-function pickEnv(names: readonly string[]): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const name of names) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
+/**
+ * Whether the workers anchor every guest file operation on its real parent folder (Linux, with
+ * `/proc`): then read-only calls may run beside a call that changes the same root. Elsewhere
+ * they take the root lock too.
+ */
+const ANCHORED_FILES = process.platform === 'linux' && existsSync('/proc/self/fd');
+
+function frozenPatterns(patterns: readonly string[], option: string): readonly string[] {
+  for (const pattern of patterns) {
+    if (typeof pattern !== 'string' || pattern.trim() === '' || pattern.includes('\0')) {
+      throw new ComponentRuntimeError(
+        'invalid-options',
+        `${option} has ${JSON.stringify(pattern)}: use globs relative to the root, such as ".git" or "**/AGENTS.md".`,
+      );
+    }
   }
-  return env;
+  return Object.freeze([...patterns]);
 }
 
 /**
@@ -122,6 +165,10 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
     throw new ComponentRuntimeError('invalid-options', `workers must be a whole number >= 1, got ${settings.workers}.`);
   }
   const cacheDir = options.cacheDir ?? defaultCacheDir();
+  const defaultPolicy: GuestPathPolicy = {
+    protectedPaths: frozenPatterns(options.protectedPaths ?? DEFAULT_PROTECTED_PATHS, 'protectedPaths'),
+    secretPaths: frozenPatterns(options.secretPaths ?? DEFAULT_SECRET_PATHS, 'secretPaths'),
+  };
   const pool = new WorkerPool({
     workers: settings.workers,
     maxMemoryBytes: settings.maxMemoryBytes,
@@ -157,14 +204,22 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
     const affinityKey =
       job.kind === 'command'
         ? undefined
-        : JSON.stringify([job.component.hash, job.root ?? null, job.readOnly, Object.entries(job.env).sort()]);
+        : JSON.stringify([
+            job.component.hash,
+            job.root ?? null,
+            job.readOnly,
+            Object.entries(job.env).sort(),
+            job.policy,
+          ]);
     const run = () =>
       pool.run(job, {
         timeoutMs,
         ...(signal === undefined ? {} : { signal }),
         ...(affinityKey === undefined ? {} : { affinityKey }),
       });
-    if (job.root === undefined || job.readOnly) return run();
+    // Calls that may change a root run one at a time per root. Read-only calls run beside them
+    // when the workers anchor their file operations (a swapped folder cannot redirect an open).
+    if (job.root === undefined || (job.readOnly && ANCHORED_FILES)) return run();
     return rootLock.withLock(job.root, run);
   }
 
@@ -175,6 +230,10 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
       component: { hash: component.hash, dir: component.dir, entry: component.entry },
       ...(request.root === undefined ? {} : { root: await canonicalRoot(request.root) }),
       readOnly: request.readOnly ?? false,
+      policy: {
+        protectedPaths: request.policy?.protectedPaths ?? defaultPolicy.protectedPaths,
+        secretPaths: request.policy?.secretPaths ?? defaultPolicy.secretPaths,
+      },
       env: request.env ?? {},
       ...(request.args === undefined ? {} : { args: request.args }),
       ...(request.toolName === undefined ? {} : { toolName: request.toolName }),
@@ -219,6 +278,16 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
     pool.preload({ hash: component.hash, dir: component.dir, entry: component.entry });
     const descriptors = await describe(component);
     const timeoutMs = callTimeout(loadOptions.timeoutMs);
+    const policy: GuestPathPolicy = {
+      protectedPaths:
+        loadOptions.protectedPaths === undefined
+          ? defaultPolicy.protectedPaths
+          : frozenPatterns(loadOptions.protectedPaths, 'protectedPaths'),
+      secretPaths:
+        loadOptions.secretPaths === undefined
+          ? defaultPolicy.secretPaths
+          : frozenPatterns(loadOptions.secretPaths, 'secretPaths'),
+    };
     return descriptors.map((descriptor) =>
       createRuntimeTool({
         name: descriptor.name,
@@ -232,7 +301,8 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
             kind: 'function',
             root: context.root,
             readOnly: descriptor.permission === 'read-only',
-            env: pickEnv(descriptor.env),
+            env: grantedEnvironment(descriptor.env, loadOptions.grantEnv, descriptor.name),
+            policy,
             toolName: descriptor.name,
             input: JSON.stringify(input),
             timeoutMs,
@@ -244,7 +314,11 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
     );
   }
 
-  async function loadCommandTool(wasmPath: string, manifestValue?: unknown): Promise<AnyTool> {
+  async function loadCommandTool(
+    wasmPath: string,
+    manifestValue?: unknown,
+    commandOptions: LoadCommandToolOptions = {},
+  ): Promise<AnyTool> {
     const manifest: CommandManifest | undefined =
       manifestValue === undefined
         ? await readCommandManifest(wasmPath)
@@ -271,7 +345,7 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
           kind: 'command',
           root: context.root,
           readOnly: permission === 'read-only',
-          env: pickEnv(manifest.env),
+          env: grantedEnvironment(manifest.env, commandOptions.grantEnv, manifest.name),
           args: inputToArgv(manifest.name, input),
           signal: context.signal,
         });
@@ -283,7 +357,20 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
   return {
     loadFunctionComponent,
     loadCommandTool,
-    loadToolsFolder: (dir) => loadToolsFolder(dir, { loadFunctionComponent, loadCommandTool }),
+    loadToolsFolder: (dir, folderOptions = {}) =>
+      loadToolsFolder(dir, {
+        loadFunctionComponent: (source) =>
+          loadFunctionComponent(
+            source,
+            folderOptions.grantEnv === undefined ? {} : { grantEnv: folderOptions.grantEnv },
+          ),
+        loadCommandTool: (wasmPath) =>
+          loadCommandTool(
+            wasmPath,
+            undefined,
+            folderOptions.grantEnv === undefined ? {} : { grantEnv: folderOptions.grantEnv },
+          ),
+      }),
     prepare,
     call,
     stats: () => ({ ...stats, workersSpawned: pool.spawned }),

@@ -29,10 +29,12 @@ describe('component runtime: hostile guests', () => {
     runtime = createComponentRuntime({ workers: 2, timeoutMs: 2_000, maxMemoryBytes: 64 * MIB });
     tools = new Map((await runtime.loadFunctionComponent({ path: hostile.path })).map((tool) => [tool.name, tool]));
     basicTools = new Map(
-      (await runtime.loadFunctionComponent({ path: basic.path }, { timeoutMs: 10_000 })).map((tool) => [
-        tool.name,
-        tool,
-      ]),
+      (
+        await runtime.loadFunctionComponent(
+          { path: basic.path },
+          { timeoutMs: 10_000, grantEnv: ['BOXAGNTS_TEST_VISIBLE'] },
+        )
+      ).map((tool) => [tool.name, tool]),
     );
     const parent = await tempDir('hostile');
     cleanups.push(parent.remove);

@@ -135,7 +135,7 @@ class CaptureOutputStream extends io.streams.OutputStream {
 
 /**
  * Builds the import object for one instance; `beginCall` swaps in fresh output captures.
- * @param {{ root?: string, readOnly: boolean, env: Record<string, string>, args: string[], maxOutputBytes: number }} request
+ * @param {{ root?: string, readOnly: boolean, env: Record<string, string>, args: string[], maxOutputBytes: number, policy?: { protectedPaths: string[], secretPaths: string[] } }} request
  */
 export function createCapabilities(request) {
   const stdout = { capture: new OutputCapture(request.maxOutputBytes) };
@@ -175,7 +175,7 @@ export function createCapabilities(request) {
     },
   };
   if (SYNC_FILESYSTEM) {
-    const files = createFilesystemImports(request.root, request.readOnly);
+    const files = createFilesystemImports(request.root, request.readOnly, request.policy);
     imports['wasi:filesystem/types'] = files.types;
     imports['wasi:filesystem/preopens'] = files.preopens;
   } else if (request.readOnly) {

@@ -3,11 +3,15 @@
 // allocation of the whole requested length per read): 0.2-1 ms per file operation, much more on a
 // busy machine. A worker runs one guest call at a time and the guest blocks on each call anyway,
 // so plain sync calls are the same semantics without the hops. Path resolution follows the shim's
-// rules exactly (worker-fs-paths.mjs); on top, links are never created and a read-only root
-// refuses every change, for itself and every descriptor opened through it. Plain JS: this file
-// runs in the forked worker (see worker.mjs).
+// rules exactly (worker-fs-paths.mjs); on top, links are never created, a read-only root refuses
+// every change, for itself and every descriptor opened through it, and every operation goes
+// through the path guard (worker-path-guard.mjs): anchored on its real parent folder, with the
+// policy's protected paths, secret paths and hard-link rule. Plain JS: this file runs in the
+// forked worker (see worker.mjs).
 import {
   closeSync,
+  constants,
+  existsSync,
   fdatasyncSync,
   fstatSync,
   fsyncSync,
@@ -20,6 +24,7 @@ import {
   openSync,
   readlinkSync,
   readSync,
+  realpathSync,
   renameSync,
   rmdirSync,
   statSync,
@@ -27,6 +32,7 @@ import {
   utimesSync,
   writeSync,
 } from 'node:fs';
+import { posix } from 'node:path';
 import {
   convertFsError,
   DirectoryEntryStream,
@@ -36,6 +42,7 @@ import {
   toStat,
 } from './worker-file-streams.mjs';
 import { openFlagsFor, resolveFullPath } from './worker-fs-paths.mjs';
+import { ANCHORED, anchor, createPathGuard, linkStaysInside, scanFolder, withAnchor } from './worker-path-guard.mjs';
 
 /** Largest single read handed to a guest (a guest asking for more gets a short read). */
 const MAX_READ = 64 * 1024 * 1024;
@@ -96,9 +103,18 @@ export class Descriptor {
   }
 
   /** The descriptor of a preopened root folder. */
-  static preopen(hostPath, readOnly) {
+  static preopen(hostPath, readOnly, policy) {
     const base = hostPath.endsWith('/') && hostPath.length > 1 ? hostPath.slice(0, -1) : hostPath;
-    return new Descriptor({ base, fullPath: base, handle: null, flags: { read: true }, readOnly, preopen: true });
+    const guard = createPathGuard(realpathSync(base), policy ?? { protectedPaths: [], secretPaths: [] });
+    return new Descriptor({
+      base,
+      fullPath: base,
+      handle: null,
+      flags: { read: true },
+      readOnly,
+      preopen: true,
+      guard,
+    });
   }
 
   #fd() {
@@ -112,7 +128,21 @@ export class Descriptor {
   }
 
   #resolve(path, follow) {
-    return resolveFullPath(this._state.base, path, follow);
+    // An opened folder resolves from where it really is now (its descriptor), not from its old name.
+    const handle = this._state.handle;
+    const base = ANCHORED && handle !== null && handle.refs > 0 ? `/proc/self/fd/${handle.fd}` : this._state.base;
+    return resolveFullPath(base, path, follow);
+  }
+
+  /** Refuses changing a protected or secret path (root-relative). */
+  #changeable(relative) {
+    const guard = this._state.guard;
+    if (relative === '.' || guard.isProtected(relative) || guard.isSecret(relative)) throw 'not-permitted';
+  }
+
+  #listingPath() {
+    const handle = this._state.handle;
+    return ANCHORED && handle !== null && handle.refs > 0 ? `/proc/self/fd/${handle.fd}` : this._state.fullPath;
   }
 
   [symbolDispose]() {
@@ -221,7 +251,7 @@ export class Descriptor {
 
   readDirectory() {
     try {
-      return new DirectoryEntryStream(opendirSync(this._state.fullPath));
+      return new DirectoryEntryStream(opendirSync(this.#listingPath()));
     } catch (error) {
       return fail(error);
     }
@@ -229,11 +259,14 @@ export class Descriptor {
 
   createDirectoryAt(path) {
     this.#writable();
-    try {
-      mkdirSync(this.#resolve(path, false));
-    } catch (error) {
-      fail(error);
-    }
+    withAnchor(this._state.guard, this.#resolve(path, false), (target) => {
+      this.#changeable(target.relative);
+      try {
+        mkdirSync(target.path);
+      } catch (error) {
+        fail(error);
+      }
+    });
   }
 
   stat() {
@@ -249,12 +282,17 @@ export class Descriptor {
   }
 
   statAt(pathFlags, path) {
-    const fullPath = this.#resolve(path, pathFlags.symlinkFollow);
-    try {
-      return toStat((pathFlags.symlinkFollow ? statSync : lstatSync)(fullPath, { bigint: true }));
-    } catch (error) {
-      return fail(error);
-    }
+    return withAnchor(this._state.guard, this.#resolve(path, pathFlags.symlinkFollow), (target) => {
+      try {
+        // The resolver already followed a final link that was asked to be followed; a link found
+        // there now was swapped in and is not followed.
+        return toStat(
+          (ANCHORED ? lstatSync : pathFlags.symlinkFollow ? statSync : lstatSync)(target.path, { bigint: true }),
+        );
+      } catch (error) {
+        return fail(error);
+      }
+    });
   }
 
   setTimesAt(pathFlags, path, accessed, modified) {
@@ -262,12 +300,14 @@ export class Descriptor {
     const current = this.statAt(pathFlags, path);
     const atime = timestampMs(accessed, timestampMs({ tag: 'timestamp', val: current.dataAccessTimestamp }));
     const mtime = timestampMs(modified, timestampMs({ tag: 'timestamp', val: current.dataModificationTimestamp }));
-    const fullPath = this.#resolve(path, pathFlags.symlinkFollow);
-    try {
-      (pathFlags.symlinkFollow ? utimesSync : lutimesSync)(fullPath, atime / 1000, mtime / 1000);
-    } catch (error) {
-      fail(error);
-    }
+    withAnchor(this._state.guard, this.#resolve(path, pathFlags.symlinkFollow), (target) => {
+      this.#changeable(target.relative);
+      try {
+        (ANCHORED || !pathFlags.symlinkFollow ? lutimesSync : utimesSync)(target.path, atime / 1000, mtime / 1000);
+      } catch (error) {
+        fail(error);
+      }
+    });
   }
 
   linkAt() {
@@ -290,20 +330,40 @@ export class Descriptor {
     const fullPath = this.#resolve(path, pathFlags.symlinkFollow);
     if (descriptorFlags.requestedWriteSync || descriptorFlags.mutateDirectory) throw 'unsupported';
     if (descriptorFlags.fileIntegritySync || descriptorFlags.dataIntegritySync) throw 'unsupported';
-    const hostPath = fullPath.endsWith('/') ? fullPath.slice(0, -1) : fullPath;
+    const guard = this._state.guard;
+    const changes = openFlags.create || openFlags.truncate || descriptorFlags.write;
+    const anchored = anchor(guard, fullPath);
     let fd;
-    try {
-      fd = openSync(hostPath, openFlagsFor(pathFlags, openFlags, descriptorFlags));
-    } catch (error) {
-      if (error?.code === 'ERR_INVALID_ARG_VALUE') throw 'invalid';
-      return fail(error);
-    }
     let type;
     try {
-      type = lookupType(fstatSync(fd));
-    } catch (error) {
-      closeSync(fd);
-      return fail(error);
+      if (guard.isSecret(anchored.relative)) throw 'not-permitted';
+      if (changes && guard.isProtected(anchored.relative)) throw 'not-permitted';
+      // Truncation waits until the opened file is known not to be another name of an outside file.
+      let flags = openFlagsFor(pathFlags, { ...openFlags, truncate: false }, descriptorFlags);
+      if (ANCHORED) flags |= constants.O_NOFOLLOW;
+      try {
+        fd = openSync(anchored.path, flags);
+      } catch (error) {
+        if (error?.code === 'ERR_INVALID_ARG_VALUE') throw 'invalid';
+        return fail(error);
+      }
+      try {
+        const stats = fstatSync(fd);
+        type = lookupType(stats);
+        if (stats.isFile() && stats.nlink > 1) {
+          if (descriptorFlags.write || openFlags.truncate) throw 'not-permitted';
+          if (guard.isSecretFile(stats)) throw 'not-permitted';
+        }
+        if (openFlags.truncate) {
+          if (type === 'directory') throw 'is-directory';
+          truncateOpened(fd, descriptorFlags.write === true, anchored.path);
+        }
+      } catch (error) {
+        closeSync(fd);
+        return fail(error);
+      }
+    } finally {
+      anchored.release();
     }
     if (type === 'directory' && descriptorFlags.write) {
       closeSync(fd);
@@ -314,42 +374,55 @@ export class Descriptor {
       throw 'not-directory';
     }
     return new Descriptor({
-      base: hostPath,
-      fullPath: hostPath,
+      base: anchored.real,
+      fullPath: anchored.real,
       handle: new FdHandle(fd),
       flags: descriptorFlags,
       readOnly: this._state.readOnly,
       preopen: false,
+      guard,
     });
   }
 
   readlinkAt(path) {
-    try {
-      return readlinkSync(this.#resolve(path, false));
-    } catch (error) {
-      return fail(error);
-    }
+    return withAnchor(this._state.guard, this.#resolve(path, false), (target) => {
+      try {
+        return readlinkSync(target.path);
+      } catch (error) {
+        return fail(error);
+      }
+    });
   }
 
   removeDirectoryAt(path) {
     this.#writable();
-    try {
-      rmdirSync(this.#resolve(path, false));
-    } catch (error) {
-      fail(error);
-    }
+    withAnchor(this._state.guard, this.#resolve(path, false), (target) => {
+      this.#changeable(target.relative);
+      try {
+        rmdirSync(target.path);
+      } catch (error) {
+        fail(error);
+      }
+    });
   }
 
   renameAt(oldPath, newDescriptor, newPath) {
     this.#writable();
     if (!(newDescriptor instanceof Descriptor)) throw 'bad-descriptor';
     if (newDescriptor._state.readOnly) throw 'read-only';
-    const from = this.#resolve(oldPath, false);
-    const to = newDescriptor.#resolve(newPath, false);
+    const guard = this._state.guard;
+    const from = anchor(guard, this.#resolve(oldPath, false));
     try {
-      renameSync(from, to);
-    } catch (error) {
-      fail(error);
+      const to = anchor(guard, newDescriptor.#resolve(newPath, false));
+      try {
+        this.#changeable(from.relative);
+        this.#changeable(to.relative);
+        renameChecked(guard, from, to);
+      } finally {
+        to.release();
+      }
+    } finally {
+      from.release();
     }
   }
 
@@ -365,11 +438,14 @@ export class Descriptor {
       }
       throw isDirectory ? (process.platform === 'darwin' ? 'not-permitted' : 'is-directory') : 'not-directory';
     }
-    try {
-      unlinkSync(fullPath);
-    } catch (error) {
-      fail(error);
-    }
+    withAnchor(this._state.guard, fullPath, (target) => {
+      this.#changeable(target.relative);
+      try {
+        unlinkSync(target.path);
+      } catch (error) {
+        fail(error);
+      }
+    });
   }
 
   isSameObject(other) {
@@ -387,22 +463,105 @@ export class Descriptor {
   }
 
   metadataHashAt(pathFlags, path) {
-    const fullPath = this.#resolve(path, pathFlags.symlinkFollow);
-    try {
-      const stats = (pathFlags.symlinkFollow ? statSync : lstatSync)(fullPath, { bigint: true });
-      return { upper: stats.mtimeNs, lower: stats.ino };
-    } catch (error) {
-      return fail(error);
-    }
+    return withAnchor(this._state.guard, this.#resolve(path, pathFlags.symlinkFollow), (target) => {
+      try {
+        const stat = ANCHORED || !pathFlags.symlinkFollow ? lstatSync : statSync;
+        const stats = stat(target.path, { bigint: true });
+        return { upper: stats.mtimeNs, lower: stats.ino };
+      } catch (error) {
+        return fail(error);
+      }
+    });
   }
 }
 
 /**
- * The `wasi:filesystem/types` and `wasi:filesystem/preopens` imports for one instance: `root`
- * (when given) preopened at `/`, read-only when asked.
+ * Empties an opened file: through its own descriptor when that is writable, else through a
+ * second descriptor of the same open file (`/proc/self/fd/N` names the file, not a path).
  */
-export function createFilesystemImports(root, readOnly) {
-  const directories = root === undefined ? [] : [[Descriptor.preopen(root, readOnly), '/']];
+function truncateOpened(fd, writable, path) {
+  if (writable) {
+    ftruncateSync(fd, 0);
+    return;
+  }
+  // `/proc/self/fd/N` is itself a link (to the open file, not a path walk): it must be followed.
+  const writer = ANCHORED
+    ? openSync(`/proc/self/fd/${fd}`, constants.O_WRONLY)
+    : openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW);
+  try {
+    ftruncateSync(writer, 0);
+  } finally {
+    closeSync(writer);
+  }
+}
+
+/**
+ * A rename that never makes an outward link: a moved symlink must still lead inside the root from
+ * its new folder; a moved folder must hold no protected or secret path (under its old or new
+ * name), and when it changes parent every link inside it is checked at its new place, the move
+ * being undone when one would lead out.
+ */
+function renameChecked(guard, from, to) {
+  let stats;
+  try {
+    stats = lstatSync(from.path);
+  } catch (error) {
+    fail(error);
+  }
+  if (stats.isSymbolicLink()) {
+    let target;
+    try {
+      target = readlinkSync(from.path);
+    } catch (error) {
+      fail(error);
+    }
+    if (!linkStaysInside(guard, posix.dirname(to.real), target)) throw 'not-permitted';
+  }
+  if (!stats.isDirectory()) {
+    try {
+      renameSync(from.path, to.path);
+    } catch (error) {
+      fail(error);
+    }
+    return;
+  }
+  const entries = scanFolder(from.path);
+  if (entries === undefined) throw 'not-permitted';
+  for (const entry of entries) {
+    for (const base of [from.relative, to.relative]) {
+      const relative = `${base}/${entry.relative}`;
+      if (guard.isProtected(relative) || guard.isSecret(relative)) throw 'not-permitted';
+    }
+  }
+  const replacedFolder = existsSync(to.path);
+  try {
+    renameSync(from.path, to.path);
+  } catch (error) {
+    fail(error);
+  }
+  if (posix.dirname(from.real) === posix.dirname(to.real)) return;
+  const outward = entries.some((entry) => {
+    if (!entry.isSymlink) return false;
+    try {
+      const target = readlinkSync(posix.join(to.path, entry.relative));
+      return !linkStaysInside(guard, posix.dirname(posix.join(to.real, entry.relative)), target);
+    } catch {
+      return true;
+    }
+  });
+  if (!outward) return;
+  renameSync(to.path, from.path);
+  if (replacedFolder) mkdirSync(to.path);
+  throw 'not-permitted';
+}
+
+/**
+ * The `wasi:filesystem/types` and `wasi:filesystem/preopens` imports for one instance: `root`
+ * (when given) preopened at `/`, read-only when asked, guarded by `policy` (the protected and
+ * secret patterns of the host's path policy).
+ */
+export function createFilesystemImports(root, readOnly, policy) {
+  const directories = root === undefined ? [] : [[Descriptor.preopen(root, readOnly, policy), '/']];
   return {
     types: {
       Descriptor,

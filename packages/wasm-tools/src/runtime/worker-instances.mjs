@@ -1,6 +1,6 @@
 // Loading, compiling and caching component instances inside one worker process. A transpiled
 // component's JS module and its core modules are loaded and compiled once per worker; instances
-// of function components are cached per capability key (component, root, read-only, env) in a
+// of function components are cached per capability key (component, root, read-only, env, path policy) in a
 // small LRU, so warm calls skip the 25-85 ms instantiation. Guest globals persist on a warm
 // instance. Command components are instantiated fresh per call.
 import { readdir, readFile } from 'node:fs/promises';
@@ -80,6 +80,7 @@ export async function createInstance(job) {
     env: job.env,
     args: job.args ?? [],
     maxOutputBytes: job.maxOutputBytes,
+    policy: job.policy,
   });
   const exports = await loaded.instantiate((name) => loaded.getCoreModule(name), capabilities.imports);
   // After the call that needed this instance has run: the cache then holds what it compiled.
@@ -88,7 +89,13 @@ export async function createInstance(job) {
 }
 
 function capabilityKey(job) {
-  return JSON.stringify([job.component.hash, job.root ?? null, job.readOnly, Object.entries(job.env).sort()]);
+  return JSON.stringify([
+    job.component.hash,
+    job.root ?? null,
+    job.readOnly,
+    Object.entries(job.env).sort(),
+    job.policy ?? null,
+  ]);
 }
 
 /** A warm instance for the job's capability key, created (and the LRU trimmed) when missing. */

@@ -14,6 +14,8 @@ export interface WorkerJob {
   /** Host folder preopened at `/`; none for `describe`. */
   root?: string;
   readOnly: boolean;
+  /** The path policy every guest filesystem operation is checked against (patterns relative to the root). */
+  policy: GuestPathPolicy;
   /** The only environment variables the guest sees. */
   env: Record<string, string>;
   /** argv of a command (argv[0] = tool name). */
@@ -22,6 +24,12 @@ export interface WorkerJob {
   /** JSON text of the input (function tools). */
   input?: string;
   maxOutputBytes: number;
+}
+
+/** The protected and secret patterns of a guest's root (the host policy's, see `PathPolicyOptions`). */
+export interface GuestPathPolicy {
+  protectedPaths: readonly string[];
+  secretPaths: readonly string[];
 }
 
 /** A tool output as a function component returned it. */
