@@ -1,8 +1,10 @@
 // The public surface of @boxagnts/workspace. Explicit named exports only.
 export {
+  AGENTS_MD_FILE_MAX_BYTES,
   AGENTS_MD_MAX_BYTES,
   type AgentsMd,
   type AgentsMdSource,
+  type AgentsMdWarning,
   type ComposeAgentsMdOptions,
   composeAgentsMd,
 } from './config/agents-md.js';
@@ -25,7 +27,9 @@ export type { KeyReference } from './config/key-reference.js';
 export { type LoadConfigOptions, loadConfig, parseConfigText } from './config/load-config.js';
 export {
   BUILTIN_OUTPUT_STYLES,
+  type LoadOutputStylesOptions,
   loadOutputStyles,
+  OUTPUT_STYLE_MAX_BYTES,
   type OutputStyle,
   parseOutputStyle,
 } from './config/output-styles.js';
@@ -51,6 +55,7 @@ export type {
   SessionRecord,
   StoreConfig,
   StoredMessage,
+  UsageGroupBy,
   UsageRecord,
   UsageReportRow,
   UsageStore,

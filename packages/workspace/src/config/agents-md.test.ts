@@ -74,6 +74,11 @@ describe('composeAgentsMd', () => {
   });
 
   it('is empty when there are no files', async () => {
-    expect(await composeAgentsMd({ home, workspaceDir, root })).toEqual({ text: '', sources: [], truncated: false });
+    expect(await composeAgentsMd({ home, workspaceDir, root })).toEqual({
+      text: '',
+      sources: [],
+      truncated: false,
+      warnings: [],
+    });
   });
 });

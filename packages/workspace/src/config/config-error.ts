@@ -5,7 +5,9 @@ const CONFIG_ERROR_MARKER = Symbol.for('boxagnts.workspace.config-error');
  * `schema` (a field has the wrong type, an unknown key, a bad value), `raw-secret` (a key written into
  * the config instead of the secrets file), `missing-env` (a `${env:NAME}` or `{ "env": NAME }` that is
  * not set), `missing-secret` (a `{ "secret": name }` not in the secrets file), `file-mode` (the secrets
- * file is readable by others), `io` (a file could not be read or written).
+ * file is readable by others), `unsafe-link` (the file is a link out of the folder it must stay in,
+ * e.g. a `boxagnts.json` or output style linked out of the workspace), `io` (a file could not be
+ * read or written).
  */
 export type ConfigErrorReason =
   | 'syntax'
@@ -14,6 +16,7 @@ export type ConfigErrorReason =
   | 'missing-env'
   | 'missing-secret'
   | 'file-mode'
+  | 'unsafe-link'
   | 'io';
 
 /** What a {@link ConfigError} is made from. */

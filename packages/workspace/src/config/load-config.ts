@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { readConfinedFile } from '@boxagnts/tools';
 import { applyConfigDefaults, type ResolvedConfig } from './config-defaults.js';
 import { ConfigError } from './config-error.js';
 import { configSchema } from './config-schema.js';
@@ -14,6 +15,43 @@ export interface LoadConfigOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** The folder relative paths start from; default the config file's folder. */
   baseDir?: string;
+  /**
+   * The folder the file's real path must stay in: a config that is a link out of it is refused with
+   * an `unsafe-link` ConfigError. A workspace passes its folder; default: links are followed.
+   */
+  confineTo?: string;
+}
+
+/**
+ * Reads a config file's text, as {@link loadConfig}, `reload` and the updates do: a missing or
+ * unreadable file, and one linked out of `confineTo`, is a {@link ConfigError}.
+ */
+export async function readConfigFile(path: string, options: LoadConfigOptions, doing: string): Promise<string> {
+  if (options.confineTo !== undefined) {
+    const read = await readConfinedFile(path, { within: options.confineTo });
+    if (read.ok) return read.text;
+    if (read.problem === 'outside' || read.problem === 'not-a-file') {
+      throw new ConfigError({
+        reason: 'unsafe-link',
+        file: path,
+        detail: `${read.message}. The config is read only from inside ${options.confineTo}, so a link planted there cannot hand the host another file as its configuration.`,
+      });
+    }
+  }
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ConfigError({
+      reason: 'io',
+      file: path,
+      detail:
+        code === 'ENOENT'
+          ? `the config file does not exist. ${doing}`
+          : `cannot be read (${code ?? 'error'}). Check the file's permissions.`,
+      cause: error,
+    });
+  }
 }
 
 function refuseRawSecrets(value: unknown, text: string, file: string, afterSubstitution: boolean): void {
@@ -67,20 +105,6 @@ export function parseConfigText(text: string, file: string, options: LoadConfigO
  * config.model; // 'anthropic/claude-sonnet-4-6' unless configured
  */
 export async function loadConfig(path: string, options: LoadConfigOptions = {}): Promise<ResolvedConfig> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError({
-      reason: 'io',
-      file: path,
-      detail:
-        code === 'ENOENT'
-          ? 'the config file does not exist. Create it (openWorkspace writes a commented default).'
-          : `cannot be read (${code ?? 'error'}). Check the file's permissions.`,
-      cause: error,
-    });
-  }
+  const text = await readConfigFile(path, options, 'Create it (openWorkspace writes a commented default).');
   return parseConfigText(text, path, options);
 }

@@ -1,5 +1,6 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { readConfinedFile } from '@boxagnts/tools';
 import { ConfigError } from './config-error.js';
 import { NAME_PATTERN } from './config-sections.js';
 
@@ -97,14 +98,30 @@ export function parseOutputStyle(text: string, file: string): OutputStyle {
   };
 }
 
+/** Options of {@link loadOutputStyles}. */
+export interface LoadOutputStylesOptions {
+  /**
+   * The folder every style file's real path must stay in (a workspace passes its folder); default
+   * the styles folder itself. A style file linked out of it is an `unsafe-link` ConfigError.
+   */
+  within?: string;
+}
+
+/** Largest style file read (256 KiB). */
+export const OUTPUT_STYLE_MAX_BYTES = 256 * 1024;
+
 /**
  * The built-in styles plus the user's `*.md` files of `directory` (sorted by name; a user style
- * replaces a built-in of the same name). A missing directory means no user styles.
+ * replaces a built-in of the same name). A missing directory means no user styles. A style file is
+ * read only when its real path stays inside `within`, and only up to {@link OUTPUT_STYLE_MAX_BYTES}.
  *
  * @example
- * const styles = await loadOutputStyles('/ws/output-styles');
+ * const styles = await loadOutputStyles('/ws/output-styles', { within: '/ws' });
  */
-export async function loadOutputStyles(directory: string): Promise<OutputStyle[]> {
+export async function loadOutputStyles(
+  directory: string,
+  options: LoadOutputStylesOptions = {},
+): Promise<OutputStyle[]> {
   const styles = new Map(BUILTIN_OUTPUT_STYLES.map((style) => [style.name, style]));
   const names = await readdir(directory).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [] as string[];
@@ -112,7 +129,18 @@ export async function loadOutputStyles(directory: string): Promise<OutputStyle[]
   });
   for (const name of names.filter((entry) => entry.toLowerCase().endsWith('.md')).sort()) {
     const file = join(directory, name);
-    const style = parseOutputStyle(await readFile(file, 'utf8'), file);
+    const read = await readConfinedFile(file, {
+      within: options.within ?? directory,
+      maxBytes: OUTPUT_STYLE_MAX_BYTES,
+    });
+    if (!read.ok) {
+      throw new ConfigError({
+        reason: read.problem === 'outside' ? 'unsafe-link' : 'io',
+        file,
+        detail: `${read.message}. Output styles go into the system prompt, so they are read only as files inside ${options.within ?? directory}.`,
+      });
+    }
+    const style = parseOutputStyle(read.text, file);
     styles.set(style.name, style);
   }
   return [...styles.values()];

@@ -1,11 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import type { FormattingOptions, JSONPath } from 'jsonc-parser';
 import { type AtomicWriteOperations, writeFileAtomic } from './atomic-write.js';
 import type { ResolvedConfig } from './config-defaults.js';
 import { ConfigError } from './config-error.js';
 import { parseJsoncObject } from './jsonc-document.js';
 import { editJsonc } from './jsonc-edit.js';
-import { type LoadConfigOptions, parseConfigText } from './load-config.js';
+import { type LoadConfigOptions, parseConfigText, readConfigFile } from './load-config.js';
 
 /** Options of {@link updateConfig} and {@link setConfigValue}. */
 export interface UpdateConfigOptions extends LoadConfigOptions {
@@ -47,19 +46,6 @@ export function diffConfig(before: unknown, after: unknown, path: JSONPath = [])
   return changes;
 }
 
-async function readConfigText(path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    throw new ConfigError({
-      reason: 'io',
-      file: path,
-      detail: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); it must exist before it is updated.`,
-      cause: error,
-    });
-  }
-}
-
 async function writeChanges(
   path: string,
   text: string,
@@ -94,7 +80,7 @@ export async function updateConfig(
   recipe: (draft: Record<string, JsonValue>) => Record<string, JsonValue> | undefined,
   options: UpdateConfigOptions = {},
 ): Promise<ResolvedConfig> {
-  const text = await readConfigText(path);
+  const text = await readConfigFile(path, options, 'It must exist before it is updated.');
   const before = parseJsoncObject(text, path);
   const draft = structuredClone(before) as Record<string, JsonValue>;
   const after = recipe(draft) ?? draft;
@@ -114,7 +100,7 @@ export async function setConfigValue(
   value: JsonValue | undefined,
   options: UpdateConfigOptions = {},
 ): Promise<ResolvedConfig> {
-  const text = await readConfigText(path);
+  const text = await readConfigFile(path, options, 'It must exist before it is updated.');
   parseJsoncObject(text, path);
   return writeChanges(path, text, [[fieldPath, value]], options);
 }

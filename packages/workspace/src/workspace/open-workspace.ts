@@ -102,12 +102,12 @@ export async function openWorkspace(dir: string, options: OpenWorkspaceOptions =
     });
   }
 
-  const config = await loadConfig(paths.config, { env, baseDir: paths.dir });
+  const config = await loadConfig(paths.config, { env, baseDir: paths.dir, confineTo: paths.dir });
   const secrets = await SecretStore.open(paths.secrets, {
     create: options.create !== false,
     fixPermissions: options.fixPermissions ?? false,
   });
-  const styles = await loadOutputStyles(paths.outputStyles);
+  const styles = await loadOutputStyles(paths.outputStyles, { within: paths.dir });
   if (!styles.some((style) => style.name === config.outputStyle)) {
     throw new ConfigError({
       reason: 'schema',

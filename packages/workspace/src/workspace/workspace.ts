@@ -127,18 +127,20 @@ export class Workspace {
   }
 
   /** The composed AGENTS.md (global, workspace, project), read now. */
-  agentsMd(): Promise<AgentsMd> {
-    return composeAgentsMd({
+  async agentsMd(): Promise<AgentsMd> {
+    const composed = await composeAgentsMd({
       workspaceDir: this.paths.dir,
       root: this.paths.root,
       ...(this.#home === undefined ? {} : { home: this.#home }),
       ...(this.#agentsMdMaxBytes === undefined ? {} : { maxBytes: this.#agentsMdMaxBytes }),
     });
+    for (const warning of composed.warnings) this.#logger.warn('AGENTS.md left out', { ...warning });
+    return composed;
   }
 
   /** The built-in output styles and the workspace's `output-styles/*.md`, read now. */
   outputStyles(): Promise<OutputStyle[]> {
-    return loadOutputStyles(this.paths.outputStyles);
+    return loadOutputStyles(this.paths.outputStyles, { within: this.paths.dir });
   }
 
   /** The style `outputStyle` of the config names. */
@@ -176,7 +178,7 @@ export class Workspace {
   }
 
   #loadOptions(): LoadConfigOptions {
-    return { env: this.#env, baseDir: this.paths.dir };
+    return { env: this.#env, baseDir: this.paths.dir, confineTo: this.paths.dir };
   }
 
   #adopt(config: ResolvedConfig): ResolvedConfig {
