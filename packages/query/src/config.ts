@@ -35,8 +35,11 @@ export interface ManagedAgentConfig {
   executorModel: string;
   /** Provider of the executors; default the run's provider. */
   executorProvider?: LlmProvider;
+  /** Ceiling of each executor's model calls (default 20); the manager's `max_turns` may only lower it. */
   maxExecutorTurns?: number;
   maxConcurrentExecutors?: number;
+  /** USD each executor may spend (besides the run's budget, the total of the whole tree). */
+  executorBudgetUsd?: number;
   /** Run each executor in its own working copy (git worktree in a git repository, a copy otherwise). */
   isolation?: 'none' | 'worktree';
 }
@@ -64,6 +67,11 @@ export interface RecoveryConfig {
   maxTokensResumes?: number;
   /** Times a turn that stalled or dropped after partial output is retried (default 2). */
   streamRetries?: number;
+  /**
+   * Context overflows recovered by compacting, in a row without a successful call in between
+   * (default 2). Counted per occurrence: a successful call starts the count again.
+   */
+  overflowCompactions?: number;
 }
 
 /** Limits of the run's tool execution. */
@@ -72,8 +80,13 @@ export interface ToolExecutionConfig {
   maxConcurrency?: number;
   /** Per-call timeout in ms unless the tool sets its own (default 120,000). */
   timeoutMs?: number;
-  /** Identical calls in a row before the model is told it is looping (default 3). */
+  /**
+   * Calls in a loop before the model is told it is looping (default 3): the same call repeated, or a
+   * short cycle of calls (A,B,A,B) repeated; a cycle of p calls is noted once it has run twice.
+   */
   loopThreshold?: number;
+  /** Calls in such a loop after which the run stops with `tool_loop` (default 10). */
+  loopStopThreshold?: number;
 }
 
 /** What to run and under which limits. */
@@ -90,8 +103,21 @@ export interface QueryConfig {
   temperature?: number;
   /** Characters of tool results kept in the history before the oldest are trimmed (default 50,000). */
   toolResultBudgetChars?: number;
-  /** Stop when the run's cost reaches this many USD. */
+  /**
+   * Stop when the run's cost reaches this many USD; for the top run it is the budget of the whole
+   * tree (every call of every sub-agent is charged to it as it completes).
+   */
   budgetUsd?: number;
+  /**
+   * With a budget, a model without a price in the catalogue refuses to start (an
+   * `UnpricedBudgetError`); `true` runs it anyway, its calls counted as $0 (default false).
+   */
+  allowUnpricedBudget?: boolean;
+  /**
+   * User messages that arrive while the final answer streams: `continue` (default) starts a
+   * follow-up turn with them; `return` ends the run and hands them back in `outcome.pending`.
+   */
+  pendingAtEnd?: 'continue' | 'return';
   fallbackModels?: readonly FallbackModel[];
   agent?: AgentDefinition;
   managed?: ManagedAgentConfig;

@@ -1,6 +1,7 @@
 import type { AssistantMessage, FinishReason, JsonObject, LlmError, Message, Usage } from '@boxagnts/api';
 import type { ToolResult } from '@boxagnts/tools';
 import type { QueryOutcome, RunUsage } from './outcome.js';
+import type { ModelCallPurpose } from './session/session-store.js';
 
 /** A model call begins (`turn` counts every call of the run, from 1). */
 export interface TurnStartEvent {
@@ -78,6 +79,8 @@ export interface UsageEvent {
   /** USD of this call; `undefined` when its model is not in the catalogue. */
   costUsd: number | undefined;
   totals: RunUsage;
+  /** What the call was for; absent for the loop's own turns (`turn`), `compaction` for a summary call. */
+  purpose?: ModelCallPurpose;
 }
 
 /** The context is filling up: `warning` (default 80%) then `critical` (default 90%) of the window. */

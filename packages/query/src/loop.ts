@@ -1,33 +1,27 @@
-import {
-  type AssistantMessage,
-  type CatalogueModel,
-  findModel,
-  isAbortedError,
-  isContextOverflowError,
-  isNetworkError,
-  isOverloadedError,
-  isStreamStallError,
-  type LlmError,
-  type LlmProvider,
-  type LlmRequest,
-  type Message,
-  type SystemPromptPart,
-  type ToolResultBlock,
-  type ToolUseBlock,
-  transferHistory,
+import type {
+  AssistantMessage,
+  LlmError,
+  LlmRequest,
+  Message,
+  SystemPromptPart,
+  ToolResultBlock,
+  ToolUseBlock,
 } from '@boxagnts/api';
 import type { ToolResult } from '@boxagnts/tools';
-import { compactHistory } from './compaction/compact-history.js';
-import { estimateTokens } from './compaction/estimate-tokens.js';
-import type { FallbackModel, QueryOptions } from './config.js';
+import { chargeCall } from './charge-call.js';
+import { compactRun, contextTokens, pressureEvent, shouldCompact } from './compaction/compact-step.js';
+import { messageChars } from './compaction/estimate-tokens.js';
+import type { QueryOptions } from './config.js';
 import { EventBuffer } from './event-buffer.js';
 import type { QueryEvent, ToolEndEvent, ToolStartEvent } from './events.js';
-import type { QueryOutcome, QueryStopReason, RunUsage } from './outcome.js';
-import { adapterForProvider } from './recovery/adapter-for-provider.js';
+import { checkLimits, type LimitStop } from './limits/check-limits.js';
+import { unpricedModel } from './limits/unpriced-models.js';
+import type { QueryOutcome, QueryStopReason } from './outcome.js';
+import { recoverTurn, resumeAfterMaxTokens, switchToFallback } from './recovery/recover-turn.js';
 import { MAX_TOKENS_RESUME_PROMPT } from './recovery/resume-prompt.js';
 import { callOptions, NEVER_ABORTED } from './run-signal.js';
-import type { SessionEntry } from './session/session-store.js';
-import { unsavedMessages } from './session/unsaved-messages.js';
+import { createRunState, LOOP_DEFAULTS, type RunIdentity, type RunState, type RunTree } from './run-state.js';
+import { persist, persistStart } from './session/persist.js';
 import { TurnStream } from './stream-turn.js';
 import { LazyAgentRunner } from './subagents/lazy-agent-runner.js';
 import { subAgentConfig } from './subagents/managed-mode.js';
@@ -39,21 +33,6 @@ import { LoopDetector } from './tools/loop-detector.js';
 import { type RunToolCallsOptions, runToolCalls } from './tools/run-tool-calls.js';
 import { NO_TOOLS, ToolCatalog, toolSource } from './tools/tool-catalog.js';
 import { messageToolResultChars, trimToolResults } from './tools/trim-tool-results.js';
-import { callCost, createRunUsage, recordCall } from './usage-totals.js';
-
-const DEFAULTS = {
-  maxTurns: 50,
-  toolResultBudgetChars: 50_000,
-  contextWindow: 200_000,
-  maxTokensResumes: 3,
-  streamRetries: 2,
-  maxConcurrency: 8,
-  toolTimeoutMs: 120_000,
-  loopThreshold: 3,
-  compactThreshold: 0.75,
-  warningThreshold: 0.8,
-  criticalThreshold: 0.9,
-};
 
 function lastText(messages: readonly Message[]): string {
   for (let index = messages.length - 1; index >= 0; index--) {
@@ -70,7 +49,6 @@ function stripToolUses(message: AssistantMessage): AssistantMessage {
   return { ...message, content: message.content.filter((block) => block.type !== 'tool_use') };
 }
 
-const NO_FALLBACKS = Object.freeze([]) as unknown as FallbackModel[];
 const NO_PENDING: readonly Message[] = Object.freeze([]);
 
 const DAY_MS = 86_400_000;
@@ -87,11 +65,6 @@ function today(): string {
   return todayText;
 }
 
-/** The context window of `model`: the config's, the catalogue's, or the default. */
-function contextWindowOf(config: QueryOptions['config'], provider: LlmProvider, model: string): number {
-  return config.contextWindow ?? findModel(model, { provider: provider.id })?.contextWindow ?? DEFAULTS.contextWindow;
-}
-
 /**
  * Runs the agent loop: calls the model, runs the tools it asks for, feeds the results back, and
  * goes on until the model answers without tools or a limit is hit. Yields every event as it
@@ -106,24 +79,49 @@ function contextWindowOf(config: QueryOptions['config'], provider: LlmProvider, 
  */
 export function runQuery(options: QueryOptions): AsyncGenerator<QueryEvent, QueryOutcome> {
   const subAgents = subAgentConfig(options);
-  return runLoop(options, {
-    depth: 0,
-    semaphore: new Semaphore(subAgents.maxConcurrent ?? 4),
-    turns: { count: 0 },
-    ...(subAgents.maxTreeTurns === undefined ? {} : { maxTreeTurns: subAgents.maxTreeTurns }),
-  });
+  return runLoop(
+    options,
+    {
+      depth: 0,
+      semaphore: new Semaphore(subAgents.maxConcurrent ?? 4),
+      turns: { count: 0 },
+      ...(subAgents.maxTreeTurns === undefined ? {} : { maxTreeTurns: subAgents.maxTreeTurns }),
+    },
+    {},
+  );
 }
 
-/** What every run of one tree shares. */
-interface RunTree {
-  depth: number;
-  semaphore: Semaphore;
-  /** Model calls made by the whole tree. */
-  turns: { count: number };
-  maxTreeTurns?: number;
+/** The end of a run, as the outcome's reason and extra fields. */
+type Stop = { stop: QueryStopReason; extra?: Record<string, unknown> };
+
+function limitStop(limit: LimitStop): Stop {
+  return limit.reason === 'budget_exceeded'
+    ? { stop: 'budget_exceeded', extra: { costUsd: limit.costUsd, limitUsd: limit.limitUsd } }
+    : { stop: limit.reason };
 }
 
-async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<QueryEvent, QueryOutcome> {
+/** Adds pending user messages to the history (stored first); returns the events to report. */
+async function addPending(state: RunState, pending: readonly Message[]): Promise<void> {
+  for (const message of pending) {
+    state.messages.push(message);
+    state.charsSinceUsage += messageChars(message);
+  }
+  await persist(
+    state.session,
+    pending.map((message) => ({ message })),
+  );
+}
+
+/**
+ * The turn skeleton: check the limits, prepare the messages (pending, trimming, compaction),
+ * call the model, act on the reply (tools, resume, end), recover from a failed call. Each
+ * mechanism lives in a file of its own; this function only sequences them over the run state.
+ */
+async function* runLoop(
+  options: QueryOptions,
+  tree: RunTree,
+  identity: RunIdentity,
+): AsyncGenerator<QueryEvent, QueryOutcome> {
   const { config } = options;
   const outer = options.signal;
   // A run's own controller exists only when something can cancel it (the caller or the timeout).
@@ -141,27 +139,19 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
           controller?.abort(new Error(`the run took longer than ${config.timeoutMs} ms`));
         }, config.timeoutMs);
 
-  const messages: Message[] = [...options.messages];
-  const usage: RunUsage = createRunUsage();
-  const agent = config.agent;
-  let model = agent?.model ?? config.model;
-  let provider: LlmProvider = options.provider;
-  const maxTurns = agent?.maxTurns ?? config.maxTurns ?? DEFAULTS.maxTurns;
-  const temperature = agent?.temperature ?? config.temperature;
-  const compaction = config.compaction ?? {};
-  const compactionEnabled = compaction.enabled !== false;
-  const recovery = config.recovery ?? {};
-  const toolConfig = config.tools ?? {};
-  const budgetChars = config.toolResultBudgetChars ?? DEFAULTS.toolResultBudgetChars;
-  // Copied only when there is something to take from it (the shared empty list is never shifted).
-  const fallbacks: FallbackModel[] =
-    config.fallbackModels !== undefined && config.fallbackModels.length > 0 ? [...config.fallbackModels] : NO_FALLBACKS;
-  let contextWindow = contextWindowOf(config, provider, model);
-  const tools = new ToolCatalog(toolSource(options.tools ?? NO_TOOLS, agent, Boolean(config.managed)));
-  const loopDetector = new LoopDetector(toolConfig.loopThreshold ?? DEFAULTS.loopThreshold);
-  const store = options.session;
   const buffer = new EventBuffer<QueryEvent>();
-  const baseContext = baseToolContext(options.toolContext, signal);
+  const state = createRunState(options, tree, identity, signal, buffer);
+  const { messages } = state;
+  const agent = config.agent;
+  const temperature = agent?.temperature ?? config.temperature;
+  const toolConfig = config.tools ?? {};
+  const budgetChars = config.toolResultBudgetChars ?? LOOP_DEFAULTS.toolResultBudgetChars;
+  const tools = new ToolCatalog(toolSource(options.tools ?? NO_TOOLS, agent, Boolean(config.managed)));
+  const loopDetector = new LoopDetector(
+    toolConfig.loopThreshold ?? LOOP_DEFAULTS.loopThreshold,
+    toolConfig.loopStopThreshold ?? LOOP_DEFAULTS.loopStopThreshold,
+  );
+  const baseContext = baseToolContext(options.toolContext, signal, state.mode);
   let pool: SubAgentPool | undefined;
   // The pool is made when a tool first uses its runner: most runs never start a sub-agent.
   const openAgents = (toolCallId: string) => {
@@ -169,10 +159,13 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
       options,
       depth: tree.depth,
       signal,
-      usage,
+      usage: state.usage,
+      ledger: state.ledger,
+      ...(state.usageSession ? { session: state.usageSession } : {}),
       emit: (event) => buffer.push(event),
-      remainingBudget: () => (config.budgetUsd === undefined ? undefined : config.budgetUsd - usage.total.costUsd),
-      runChild: (childOptions, depth) => runLoop(childOptions, { ...tree, depth }),
+      remainingBudget: () => state.ledger.remainingUsd(),
+      runChild: (childOptions, depth, child) =>
+        runLoop(childOptions, { ...tree, depth }, child ?? { parentLedger: state.ledger }),
       config: subAgentConfig(options),
       semaphore: tree.semaphore,
     });
@@ -182,99 +175,61 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
     options.toolContext.agents === undefined
       ? (toolCallId: string) => new LazyAgentRunner(openAgents, toolCallId)
       : undefined;
-  // The tool-call hooks are made once per run, not per turn; `looping` is reset before each turn's calls.
+  // The tool-call hooks are made once per run, not per turn; the flags are reset before each turn's calls.
   let looping = false;
+  let loopStop = false;
   const emitToolEvent = (event: ToolStartEvent | ToolEndEvent) => buffer.push(event);
   const annotate = (call: ToolUseBlock, toolResult: ToolResult) => {
     const checked = loopDetector.check(call, toolResult);
     looping ||= checked.looping;
+    loopStop ||= checked.stop;
     return checked.result;
   };
-  const maxConcurrency = toolConfig.maxConcurrency ?? DEFAULTS.maxConcurrency;
-  const toolTimeoutMs = toolConfig.timeoutMs ?? DEFAULTS.toolTimeoutMs;
+  const maxConcurrency = toolConfig.maxConcurrency ?? LOOP_DEFAULTS.maxConcurrency;
+  const toolTimeoutMs = toolConfig.timeoutMs ?? LOOP_DEFAULTS.toolTimeoutMs;
   const workingDirectory = config.workingDirectory ?? options.toolContext.root;
   const date = config.date ?? today();
-
-  // The catalogue row of the last priced model (findModel itself remembers its answers).
-  let priceModel: string | undefined;
-  let priceRow: CatalogueModel | string = '';
   let system: SystemPromptPart[] = [];
-  let turn = 0;
-  let maxTokensResumes = 0;
-  let streamRetries = 0;
-  let overflowCompactions = 0;
-  let toolChars = 0;
-  for (const message of messages) toolChars += messageToolResultChars(message);
-  let lastInputTokens = 0;
-  // Until the first call reports usage, the whole history is an estimate.
-  let charsSinceUsage = estimateTokens(messages) * 4;
-  let pressure: 'none' | 'warning' | 'critical' = 'none';
-  let fruitlessCompactions = 0;
-  let compactionStalled = false;
 
-  const finish = (stop: QueryStopReason, extra: Record<string, unknown> = {}): QueryOutcome => {
+  const finish = (end: Stop): QueryOutcome => {
     if (onAbort !== undefined) outer?.removeEventListener('abort', onAbort);
     if (runTimer !== undefined) clearTimeout(runTimer);
-    let reason = stop;
-    if (stop === 'cancelled' && timedOut) {
+    let reason = end.stop;
+    let extra = end.extra;
+    if (reason === 'cancelled' && timedOut) {
       reason = 'error';
       extra = { error: `timeout: the run took longer than ${config.timeoutMs} ms` };
     }
-    return { reason, messages, turns: turn, usage, text: lastText(messages), ...extra } as QueryOutcome;
+    return {
+      reason,
+      messages,
+      turns: state.turn,
+      usage: state.usage,
+      text: lastText(messages),
+      ...extra,
+    } as QueryOutcome;
   };
 
-  // The user message (and anything else new) is stored before the model is called.
-  if (store && options.messages.length > 0) {
-    const unsaved =
-      store.unsaved !== undefined
-        ? options.messages.slice(options.messages.length - Math.min(store.unsaved, options.messages.length))
-        : unsavedMessages(options.messages, await store.store.load(store.sessionId));
-    if (unsaved === undefined) {
-      return yield* endRun(
-        pool,
-        buffer,
-        finish('error', {
-          error:
-            `The messages do not continue session "${store.sessionId}": none of them is the last stored message. ` +
-            'Pass session.unsaved (how many trailing messages are new), or start from historyFromEntries(await store.load(id)).',
-        }),
-      );
-    }
-    if (unsaved.length > 0)
-      await store.store.append(
-        store.sessionId,
-        unsaved.map((message) => ({ message })),
-      );
+  const unpriced = unpricedModel(state);
+  if (unpriced !== undefined) {
+    return yield* endRun(pool, buffer, finish({ stop: 'error', extra: { error: unpriced.message, cause: unpriced } }));
   }
+  // The user message (and anything else new) is stored before the model is called.
+  const startError = await persistStart(state.session, options.messages);
+  if (startError !== undefined)
+    return yield* endRun(pool, buffer, finish({ stop: 'error', extra: { error: startError } }));
 
   for (;;) {
-    if (signal.aborted) return yield* endRun(pool, buffer, finish('cancelled'));
-    if (turn >= maxTurns) return yield* endRun(pool, buffer, finish('max_turns'));
-    if (tree.maxTreeTurns !== undefined && tree.turns.count >= tree.maxTreeTurns)
-      return yield* endRun(pool, buffer, finish('max_turns'));
-    if (config.budgetUsd !== undefined && usage.total.costUsd >= config.budgetUsd) {
-      return yield* endRun(
-        pool,
-        buffer,
-        finish('budget_exceeded', { costUsd: usage.total.costUsd, limitUsd: config.budgetUsd }),
-      );
-    }
+    const limit = checkLimits(state);
+    if (limit !== undefined) return yield* endRun(pool, buffer, finish(limitStop(limit)));
     const pending = options.pending?.drain() ?? NO_PENDING;
     if (pending.length > 0) {
-      for (const message of pending) {
-        messages.push(message);
-        charsSinceUsage += JSON.stringify(message.content).length;
-        yield { type: 'user-message', message };
-      }
-      if (store)
-        await persist(
-          store,
-          pending.map((message) => ({ message })),
-        );
+      await addPending(state, pending);
+      for (const message of pending) yield { type: 'user-message', message };
     }
-    if (toolChars > budgetChars) {
-      const report = trimToolResults(messages, budgetChars, toolChars);
-      toolChars = report.remainingChars;
+    if (state.toolChars > budgetChars) {
+      const report = trimToolResults(messages, budgetChars, state.toolChars);
+      state.toolChars = report.remainingChars;
       if (report.trimmed > 0) {
         yield {
           type: 'status',
@@ -298,60 +253,21 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
         date,
       });
     }
-    const tokens = lastInputTokens + Math.ceil(charsSinceUsage / 4);
-    const critical = compaction.criticalThreshold ?? DEFAULTS.criticalThreshold;
-    const warning = compaction.warningThreshold ?? DEFAULTS.warningThreshold;
-    const level =
-      tokens >= contextWindow * critical ? 'critical' : tokens >= contextWindow * warning ? 'warning' : 'none';
-    if (level !== 'none' && level !== pressure) yield { type: 'token-pressure', level, tokens, contextWindow };
-    pressure = level;
-    if (
-      compactionEnabled &&
-      !compactionStalled &&
-      tokens >= contextWindow * (compaction.threshold ?? DEFAULTS.compactThreshold)
-    ) {
-      const compacted = yield* compactHistory({
-        messages,
-        provider,
-        model,
-        config: compaction,
-        signal,
-        targetTokens: Math.floor(contextWindow * (compaction.threshold ?? DEFAULTS.compactThreshold) * 0.6),
-        tokens,
-        ...(agent ? { agent } : {}),
-        ...(config.agentsMd ? { agentsMd: config.agentsMd } : {}),
-      });
-      if (compacted.changed) {
-        messages.splice(0, messages.length, ...compacted.messages);
-        lastInputTokens = 0;
-        charsSinceUsage = estimateTokens(messages) * 4;
-        toolChars = 0;
-        for (const message of messages) toolChars += messageToolResultChars(message);
-        if (compacted.summaryMessage) {
-          await persist(store, [
-            { message: compacted.summaryMessage, compaction: { keptMessages: compacted.keptMessages ?? 0 } },
-          ]);
-        }
-        // Stall guard: compaction that leaves the context over the threshold twice stops trying.
-        const after = estimateTokens(messages);
-        fruitlessCompactions =
-          after >= contextWindow * (compaction.threshold ?? DEFAULTS.compactThreshold) ? fruitlessCompactions + 1 : 0;
-      } else {
-        fruitlessCompactions++;
-      }
-      if (fruitlessCompactions >= 2) {
-        compactionStalled = true;
-        yield {
-          type: 'status',
-          kind: 'compacted',
-          message: 'Compaction cannot shrink the context further; it is off for the rest of this run.',
-          data: { phase: 'stalled' },
-        };
-      }
+    const tokens = contextTokens(state);
+    const pressure = pressureEvent(state, tokens);
+    if (pressure !== undefined) yield pressure;
+    if (shouldCompact(state, tokens)) {
+      yield* compactRun(state, tokens, false);
+      // The summary call may have spent what was left.
+      const after = checkLimits(state);
+      if (after !== undefined) return yield* endRun(pool, buffer, finish(limitStop(after)));
     }
 
-    turn++;
+    state.turn++;
     tree.turns.count++;
+    const turn = state.turn;
+    const model = state.model;
+    const provider = state.provider;
     yield { type: 'turn-start', turn, model };
     // Optional fields are assigned, not spread: the request is built on every turn.
     const request: LlmRequest = { model, system, messages };
@@ -373,90 +289,53 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
     const result = stream.result();
     if (!result.ok) {
       const error: LlmError = result.error;
-      if (signal.aborted || isAbortedError(error)) return yield* endRun(pool, buffer, finish('cancelled'));
-      if (isContextOverflowError(error)) {
-        if (!compactionEnabled || overflowCompactions >= 1)
-          return yield* endRun(pool, buffer, finish('context_overflow'));
-        overflowCompactions++;
-        yield { type: 'recoverable-error', error, action: 'compact', attempt: overflowCompactions };
-        const compacted = yield* compactHistory({
-          messages,
-          provider,
-          model,
-          config: compaction,
-          signal,
-          targetTokens: Math.floor(contextWindow * 0.5),
-          tokens: contextWindow,
-          force: true,
-          ...(agent ? { agent } : {}),
-          ...(config.agentsMd ? { agentsMd: config.agentsMd } : {}),
-        });
-        if (!compacted.changed) return yield* endRun(pool, buffer, finish('context_overflow'));
-        messages.splice(0, messages.length, ...compacted.messages);
-        if (compacted.summaryMessage) {
-          await persist(store, [
-            { message: compacted.summaryMessage, compaction: { keptMessages: compacted.keptMessages ?? 0 } },
-          ]);
+      const recovery = recoverTurn(state, error);
+      switch (recovery.action) {
+        case 'compact': {
+          yield { type: 'recoverable-error', error, action: 'compact', attempt: recovery.attempt };
+          const changed = yield* compactRun(state, state.contextWindow, true);
+          if (!changed) return yield* endRun(pool, buffer, finish({ stop: 'context_overflow' }));
+          continue;
         }
-        lastInputTokens = 0;
-        charsSinceUsage = estimateTokens(messages) * 4;
-        continue;
+        case 'fallback':
+          yield { type: 'recoverable-error', error, action: 'fallback', attempt: 1 };
+          yield switchToFallback(state, recovery.next);
+          continue;
+        case 'retry':
+          yield { type: 'recoverable-error', error, action: 'retry-turn', attempt: recovery.attempt };
+          yield {
+            type: 'status',
+            kind: 'retry-turn',
+            message: `The response ${result.partialOutput ? 'broke off' : 'failed'} (${error.reason}); retrying the turn.`,
+          };
+          continue;
+        default:
+          if (recovery.reason !== 'error') return yield* endRun(pool, buffer, finish({ stop: recovery.reason }));
+          return yield* endRun(
+            pool,
+            buffer,
+            finish({ stop: 'error', extra: { error: `${error.reason}: ${error.message}`, cause: error } }),
+          );
       }
-      if (isOverloadedError(error) && fallbacks.length > 0) {
-        const next = fallbacks.shift() as FallbackModel;
-        const nextProvider = next.provider ?? provider;
-        yield { type: 'recoverable-error', error, action: 'fallback', attempt: 1 };
-        if (nextProvider !== provider) {
-          const transferred = transferHistory(messages, {
-            from: { adapter: adapterForProvider(provider), providerId: provider.id },
-            to: { adapter: next.adapter ?? adapterForProvider(nextProvider), providerId: nextProvider.id },
-          });
-          messages.splice(0, messages.length, ...transferred.messages);
-        }
-        yield {
-          type: 'status',
-          kind: 'fallback',
-          message: `${model} is overloaded; continuing on ${next.model}${nextProvider !== provider ? ` (${nextProvider.id})` : ''}.`,
-          data: { from: model, to: next.model, provider: nextProvider.id },
-        };
-        provider = nextProvider;
-        model = next.model;
-        contextWindow = contextWindowOf(config, provider, model);
-        continue;
-      }
-      const streamFailure = isStreamStallError(error) || isNetworkError(error);
-      if (streamFailure && streamRetries < (recovery.streamRetries ?? DEFAULTS.streamRetries)) {
-        streamRetries++;
-        yield { type: 'recoverable-error', error, action: 'retry-turn', attempt: streamRetries };
-        yield {
-          type: 'status',
-          kind: 'retry-turn',
-          message: `The response ${result.partialOutput ? 'broke off' : 'failed'} (${error.reason}); retrying the turn.`,
-        };
-        continue;
-      }
-      return yield* endRun(pool, buffer, finish('error', { error: `${error.reason}: ${error.message}`, cause: error }));
     }
 
     const { response } = result;
-    const priced = response.model ?? model;
-    if (priced !== priceModel) {
-      priceModel = priced;
-      priceRow =
-        findModel(priced, { provider: provider.id, ...(options.catalogue ? { catalogue: options.catalogue } : {}) }) ??
-        priced;
-    }
-    const costUsd = callCost(priceRow, provider.id, response.usage, options.catalogue);
-    recordCall(usage, model, response.usage, costUsd);
-    options.toolContext.costs?.add(costUsd ?? 0, `model call ${turn} (${model})`);
-    lastInputTokens = response.usage.input.total + response.usage.output.total;
-    charsSinceUsage = 0;
+    state.overflowCompactions = 0;
+    const charged = chargeCall(state, response.model ?? model, provider.id, response.usage, 'turn');
     const finishReason = response.finishReason.unified;
     const toolUses = response.message.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
     const cutOff = finishReason === 'length';
     const stored = cutOff && toolUses.length > 0 ? stripToolUses(response.message) : response.message;
     messages.push(stored);
-    if (store) await store.store.append(store.sessionId, [{ message: stored, model, usage: response.usage }]);
+    if (response.usage.input.total > 0) {
+      state.lastInputTokens = response.usage.input.total + response.usage.output.total;
+      state.charsSinceUsage = 0;
+    } else {
+      // A provider that reports no input tokens: the estimate goes on (proactive compaction still works).
+      state.charsSinceUsage += messageChars(stored);
+    }
+    await persist(state.session, [{ message: stored, model, usage: response.usage }]);
+    if (charged.write !== undefined) await charged.write;
     yield {
       type: 'turn-end',
       turn,
@@ -465,34 +344,45 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
       finishReason: response.finishReason,
       usage: response.usage,
     };
-    yield { type: 'usage', turn, model, usage: response.usage, costUsd, totals: usage };
+    yield { type: 'usage', turn, model, usage: response.usage, costUsd: charged.costUsd, totals: state.usage };
 
     if (cutOff) {
-      if (maxTokensResumes >= (recovery.maxTokensResumes ?? DEFAULTS.maxTokensResumes)) {
-        return yield* endRun(
-          pool,
-          buffer,
-          finish('error', {
-            error: `max_tokens: the reply was cut at the output limit ${maxTokensResumes + 1} times.`,
-          }),
-        );
-      }
-      maxTokensResumes++;
+      const resumed = resumeAfterMaxTokens(state);
+      if (!resumed.resume)
+        return yield* endRun(pool, buffer, finish({ stop: 'error', extra: { error: resumed.error } }));
       const resume: Message = { role: 'user', content: MAX_TOKENS_RESUME_PROMPT };
       messages.push(resume);
-      await persist(store, [{ message: resume }]);
+      await persist(state.session, [{ message: resume }]);
       yield {
         type: 'status',
         kind: 'resume-after-max-tokens',
-        message: `The reply hit the output limit; asking the model to continue (${maxTokensResumes}).`,
+        message: `The reply hit the output limit; asking the model to continue (${state.maxTokensResumes}).`,
       };
       continue;
     }
     if (finishReason === 'refusal' || finishReason === 'content-filter')
-      return yield* endRun(pool, buffer, finish('refusal'));
-    if (toolUses.length === 0) return yield* endRun(pool, buffer, finish('end_turn'));
+      return yield* endRun(pool, buffer, finish({ stop: 'refusal' }));
+    if (toolUses.length === 0) {
+      // Messages queued while the answer streamed: a follow-up turn, or handed back; never dropped.
+      const late = options.pending?.drain() ?? NO_PENDING;
+      if (late.length === 0) return yield* endRun(pool, buffer, finish({ stop: 'end_turn' }));
+      const blocked = checkLimits(state);
+      if (config.pendingAtEnd === 'return' || blocked !== undefined) {
+        const end = blocked === undefined ? { stop: 'end_turn' as const } : limitStop(blocked);
+        return yield* endRun(pool, buffer, finish({ ...end, extra: { ...end.extra, pending: [...late] } }));
+      }
+      await addPending(state, late);
+      for (const message of late) yield { type: 'user-message', message };
+      yield {
+        type: 'status',
+        kind: 'pending-messages',
+        message: `${late.length} message(s) arrived while the answer streamed; answering them in a follow-up turn.`,
+      };
+      continue;
+    }
 
     looping = false;
+    loopStop = false;
     // Built as one literal plus an assignment: a spread in the middle of a literal makes a slow
     // (dictionary-mode) object, and this one is read on every tool call.
     const toolOptions: RunToolCallsOptions = {
@@ -521,22 +411,20 @@ async function* runLoop(options: QueryOptions, tree: RunTree): AsyncGenerator<Qu
     const resultMessage: Message = { role: 'user', content: results };
     messages.push(resultMessage);
     const added = messageToolResultChars(resultMessage);
-    toolChars += added;
-    charsSinceUsage += added;
-    if (store) await store.store.append(store.sessionId, [{ message: resultMessage }]);
+    state.toolChars += added;
+    state.charsSinceUsage += added;
+    await persist(state.session, [{ message: resultMessage }]);
     if (looping) {
       yield {
         type: 'status',
         kind: 'tool-loop',
-        message: 'The model repeated an identical tool call; it was told so.',
+        message: loopStop
+          ? 'The model kept repeating the same tool calls; the run stops.'
+          : 'The model repeated the same tool calls; it was told so.',
       };
     }
+    if (loopStop) return yield* endRun(pool, buffer, finish({ stop: 'tool_loop' }));
   }
-}
-
-/** Appends to the run's session, when it has one. */
-async function persist(store: QueryOptions['session'], entries: SessionEntry[]): Promise<void> {
-  if (store) await store.store.append(store.sessionId, entries);
 }
 
 /** Ends a run: waits for background sub-agents (they do not outlive their parent), then `done`. */

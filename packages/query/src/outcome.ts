@@ -1,4 +1,5 @@
 import type { Message, Usage } from '@boxagnts/api';
+import type { ModelCallPurpose } from './session/session-store.js';
 
 /** Tokens and cost of one model, or of one sub-agent, over a run. */
 export interface UsageTotal {
@@ -16,6 +17,8 @@ export interface RunUsage {
   total: UsageTotal;
   byModel: Record<string, UsageTotal>;
   bySubAgent: Record<string, UsageTotal>;
+  /** Per purpose of the call: the loop's turns, compaction summaries, other auxiliary calls. */
+  byPurpose: Partial<Record<ModelCallPurpose, UsageTotal>>;
 }
 
 /** Why a run ended. */
@@ -26,6 +29,7 @@ export type QueryStopReason =
   | 'cancelled'
   | 'refusal'
   | 'context_overflow'
+  | 'tool_loop'
   | 'error';
 
 interface OutcomeBase {
@@ -36,10 +40,15 @@ interface OutcomeBase {
   usage: RunUsage;
   /** The text of the last assistant message (the final answer on `end_turn`). */
   text: string;
+  /**
+   * User messages that arrived while the final answer streamed and were not answered: present only
+   * with `config.pendingAtEnd: 'return'`, or when a limit stopped the follow-up turn they would start.
+   */
+  pending?: Message[];
 }
 
 /** The typed end of every run. */
 export type QueryOutcome =
-  | (OutcomeBase & { reason: 'end_turn' | 'max_turns' | 'cancelled' | 'refusal' | 'context_overflow' })
+  | (OutcomeBase & { reason: 'end_turn' | 'max_turns' | 'cancelled' | 'refusal' | 'context_overflow' | 'tool_loop' })
   | (OutcomeBase & { reason: 'budget_exceeded'; costUsd: number; limitUsd: number })
   | (OutcomeBase & { reason: 'error'; error: string; cause?: unknown });

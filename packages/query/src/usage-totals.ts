@@ -1,5 +1,6 @@
 import { addUsage, type Catalogue, type CatalogueModel, computeCost, createUsage, type Usage } from '@boxagnts/api';
 import type { RunUsage, UsageTotal } from './outcome.js';
+import type { ModelCallPurpose } from './session/session-store.js';
 
 function emptyTotal(): UsageTotal {
   return { calls: 0, usage: createUsage(), costUsd: 0, unpricedCalls: 0 };
@@ -14,7 +15,7 @@ function addTo(total: UsageTotal, usage: Usage, costUsd: number | undefined): vo
 
 /** Creates empty run usage. */
 export function createRunUsage(): RunUsage {
-  return { total: emptyTotal(), byModel: {}, bySubAgent: {} };
+  return { total: emptyTotal(), byModel: {}, bySubAgent: {}, byPurpose: {} };
 }
 
 /**
@@ -30,8 +31,14 @@ export function callCost(
   return cost.unknown ? undefined : cost.usd;
 }
 
-/** Adds one model call of this run to the totals. */
-export function recordCall(totals: RunUsage, model: string, usage: Usage, costUsd: number | undefined): void {
+/** Adds one model call of this run to the totals: in total, per model and per purpose (default `turn`). */
+export function recordCall(
+  totals: RunUsage,
+  model: string,
+  usage: Usage,
+  costUsd: number | undefined,
+  purpose: ModelCallPurpose = 'turn',
+): void {
   addTo(totals.total, usage, costUsd);
   let byModel = totals.byModel[model];
   if (byModel === undefined) {
@@ -39,9 +46,17 @@ export function recordCall(totals: RunUsage, model: string, usage: Usage, costUs
     totals.byModel[model] = byModel;
   }
   addTo(byModel, usage, costUsd);
+  // Older callers may hand in totals made before `byPurpose` existed.
+  totals.byPurpose ??= {};
+  let byPurpose = totals.byPurpose[purpose];
+  if (byPurpose === undefined) {
+    byPurpose = emptyTotal();
+    totals.byPurpose[purpose] = byPurpose;
+  }
+  addTo(byPurpose, usage, costUsd);
 }
 
-/** Adds a finished sub-agent's totals to its parent's: under its id, per model, and in the total. Call once per sub-agent. */
+/** Adds a finished sub-agent's totals to its parent's: under its id, per model, per purpose and in the total. Call once per sub-agent. */
 export function recordSubAgent(totals: RunUsage, agentId: string, child: RunUsage): void {
   const mine = totals.bySubAgent[agentId] ?? emptyTotal();
   merge(mine, child.total);
@@ -51,6 +66,12 @@ export function recordSubAgent(totals: RunUsage, agentId: string, child: RunUsag
     const byModel = totals.byModel[model] ?? emptyTotal();
     merge(byModel, total);
     totals.byModel[model] = byModel;
+  }
+  totals.byPurpose ??= {};
+  for (const [purpose, total] of Object.entries(child.byPurpose ?? {}) as Array<[ModelCallPurpose, UsageTotal]>) {
+    const byPurpose = totals.byPurpose[purpose] ?? emptyTotal();
+    merge(byPurpose, total);
+    totals.byPurpose[purpose] = byPurpose;
   }
 }
 

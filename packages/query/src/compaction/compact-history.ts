@@ -3,9 +3,9 @@ import type { AgentDefinition, CompactionConfig } from '../config.js';
 import type { QueryEvent } from '../events.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { findRecentCut } from './find-recent-cut.js';
-import { summarizeConversation } from './summarize-conversation.js';
+import { type SummaryCall, summarizeConversation } from './summarize-conversation.js';
 import { summarizeOldToolResults } from './summarize-tool-results.js';
-import { survivingFacts } from './surviving-facts.js';
+import { SUMMARY_HEADING, SUMMARY_PREFIX, survivingFacts } from './surviving-facts.js';
 
 /** What compaction works with. */
 export interface CompactHistoryInput {
@@ -22,6 +22,8 @@ export interface CompactHistoryInput {
   force?: boolean;
   agent?: AgentDefinition;
   agentsMd?: string;
+  /** Consulted before each summary call: false skips it (the run's budget is spent). */
+  mayCall?: () => boolean;
 }
 
 /** The compacted history, or `changed: false` when nothing could be (or needed to be) done. */
@@ -32,6 +34,8 @@ export interface CompactHistoryResult {
   summaryMessage?: Message;
   /** Messages kept verbatim after the summary. */
   keptMessages?: number;
+  /** The auxiliary model calls compaction made (to be counted in usage, cost and budget). */
+  calls?: SummaryCall[];
 }
 
 /** Turns kept whole by default. */
@@ -84,13 +88,24 @@ export async function* compactHistory(input: CompactHistoryInput): AsyncGenerato
     ...(input.agentsMd ? { agentsMd: input.agentsMd } : {}),
     preserve: input.config.preserve ?? [],
   });
+  if (input.mayCall?.() === false) {
+    yield {
+      type: 'status',
+      kind: 'compacted',
+      message: 'Did not summarise older turns: the budget allows no further model call.',
+      data: { phase: 'failed', error: 'budget' },
+    };
+    return phaseOne.summarized > 0 ? { changed: true, messages: phaseOne.messages } : unchanged;
+  }
   const summary = await summarizeConversation({
     provider: input.provider,
     model: input.config.summaryModel ?? input.model,
     messages: older,
     facts,
     signal: input.signal,
+    ...(input.mayCall ? { mayCall: input.mayCall } : {}),
   });
+  const calls = summary.calls ?? [];
   if (!summary.ok) {
     yield {
       type: 'status',
@@ -98,14 +113,14 @@ export async function* compactHistory(input: CompactHistoryInput): AsyncGenerato
       message: `Could not summarise older turns (${summary.error}); kept the tool-result summaries only.`,
       data: { phase: 'failed', error: summary.error },
     };
-    return phaseOne.summarized > 0 ? { changed: true, messages: phaseOne.messages } : unchanged;
+    return phaseOne.summarized > 0 ? { changed: true, messages: phaseOne.messages, calls } : { ...unchanged, calls };
   }
   const summaryMessage: Message = {
     role: 'user',
     content: [
-      '[Conversation summary] The earlier part of this conversation was compacted. Summary:',
-      summary.text.trim(),
+      `${SUMMARY_PREFIX} The earlier part of this conversation was compacted.`,
       facts.text,
+      `${SUMMARY_HEADING}\n${summary.text.trim()}`,
       'Continue the task from here.',
     ]
       .filter((part) => part !== '')
@@ -119,5 +134,5 @@ export async function* compactHistory(input: CompactHistoryInput): AsyncGenerato
     message: `Summarised ${older.length} earlier message(s); kept the last ${recent.length} verbatim; about ${tokens} tokens now.`,
     data: { phase: 'summary', summarizedMessages: older.length, keptMessages: recent.length, tokens },
   };
-  return { changed: true, messages, summaryMessage, keptMessages: recent.length };
+  return { changed: true, messages, summaryMessage, keptMessages: recent.length, calls };
 }

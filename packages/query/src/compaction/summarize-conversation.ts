@@ -1,4 +1,4 @@
-import { type LlmProvider, type Message, MessageAssembler, toLlmError } from '@boxagnts/api';
+import { type LlmProvider, type Message, MessageAssembler, toLlmError, type Usage } from '@boxagnts/api';
 import { callOptions } from '../run-signal.js';
 import type { SurvivingFacts } from './surviving-facts.js';
 
@@ -12,8 +12,16 @@ const SUMMARY_SYSTEM = [
 const RETRY_NOTE =
   'Your previous answer tried to call a tool. Tools are not available in this call. Answer with the summary as plain text only.';
 
-/** The summary text or why there is none. */
-export type SummaryResult = { ok: true; text: string } | { ok: false; error: string };
+/** One model call the summary made (each costs, also one whose answer was rejected). */
+export interface SummaryCall {
+  model: string;
+  usage: Usage;
+}
+
+/** The summary text or why there is none, with the calls it took. */
+export type SummaryResult =
+  | { ok: true; text: string; calls?: SummaryCall[] }
+  | { ok: false; error: string; calls?: SummaryCall[] };
 
 function transcript(messages: readonly Message[]): string {
   const lines: string[] = [];
@@ -48,9 +56,15 @@ export async function summarizeConversation(input: {
   messages: readonly Message[];
   facts: SurvivingFacts;
   signal: AbortSignal;
+  /** Consulted before a retry: false stops (the run's budget is spent). */
+  mayCall?: () => boolean;
 }): Promise<SummaryResult> {
   const base = `Summarise this conversation:\n\n${transcript(input.messages)}`;
+  const calls: SummaryCall[] = [];
   for (let attempt = 0; attempt < 2; attempt++) {
+    if (attempt > 0 && input.mayCall?.() === false) {
+      return { ok: false, error: 'the budget does not allow another summary call', calls };
+    }
     const request: Message[] = [{ role: 'user', content: attempt === 0 ? base : `${base}\n\n${RETRY_NOTE}` }];
     const assembler = new MessageAssembler();
     try {
@@ -62,17 +76,18 @@ export async function summarizeConversation(input: {
         if (assembler.done) break;
       }
     } catch (error) {
-      return { ok: false, error: toLlmError(error).message };
+      return { ok: false, error: toLlmError(error).message, calls };
     }
-    if (assembler.error) return { ok: false, error: assembler.error.message };
+    if (assembler.error) return { ok: false, error: assembler.error.message, calls };
     const response = assembler.toResponse();
+    calls.push({ model: response.model ?? input.model, usage: response.usage });
     if (response.message.content.some((block) => block.type === 'tool_use')) continue;
     const text = response.message.content
       .filter((block) => block.type === 'text')
       .map((block) => (block.type === 'text' ? block.text : ''))
       .join('');
-    if (text.trim() === '') return { ok: false, error: 'the summary was empty' };
-    return { ok: true, text };
+    if (text.trim() === '') return { ok: false, error: 'the summary was empty', calls };
+    return { ok: true, text, calls };
   }
-  return { ok: false, error: 'the model called a tool twice instead of summarising' };
+  return { ok: false, error: 'the model called a tool twice instead of summarising', calls };
 }

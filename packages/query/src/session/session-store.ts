@@ -73,6 +73,12 @@ export interface ChildSessionInfo {
 export interface MemorySessionStore extends SessionStore {
   /** Session ids with at least one entry. */
   sessions(): string[];
+  recordUsage(record: ModelCallRecord): Promise<void>;
+  createChildSession(child: ChildSessionInfo): Promise<void>;
+  /** Every model call recorded, in order (copies). */
+  usageRecords(): ModelCallRecord[];
+  /** Every child session created, in order (copies). */
+  childSessions(): ChildSessionInfo[];
 }
 
 /**
@@ -86,6 +92,8 @@ export interface MemorySessionStore extends SessionStore {
  */
 export function createMemorySessionStore(): MemorySessionStore {
   const sessions = new Map<string, SessionEntry[]>();
+  const usage: ModelCallRecord[] = [];
+  const children = new Map<string, ChildSessionInfo>();
   return {
     async append(sessionId, entries) {
       let list = sessions.get(sessionId);
@@ -104,6 +112,23 @@ export function createMemorySessionStore(): MemorySessionStore {
     },
     sessions() {
       return [...sessions.keys()];
+    },
+    async recordUsage(record) {
+      usage.push({ createdAt: Date.now(), ...record });
+    },
+    async createChildSession(child) {
+      if (children.has(child.sessionId)) {
+        throw new Error(
+          `Child session "${child.sessionId}" exists already: give each sub-agent a session id of its own.`,
+        );
+      }
+      children.set(child.sessionId, { ...child });
+    },
+    usageRecords() {
+      return structuredClone(usage);
+    },
+    childSessions() {
+      return [...children.values()].map((child) => ({ ...child }));
     },
   };
 }

@@ -62,6 +62,7 @@ export function subAgentConfig(options: QueryOptions): SubAgentConfig {
     model: managed.executorModel,
     ...(managed.executorProvider ? { provider: managed.executorProvider } : {}),
     defaultMaxTurns: managed.maxExecutorTurns ?? base.defaultMaxTurns ?? 20,
+    ...(managed.executorBudgetUsd === undefined ? {} : { budgetUsd: managed.executorBudgetUsd }),
     maxConcurrent: managed.maxConcurrentExecutors ?? base.maxConcurrent ?? 2,
     ...(managed.isolation === 'worktree'
       ? { prepareRoot: (_request: SubAgentRequest, id: string) => prepareWorkingCopy(root, id) }

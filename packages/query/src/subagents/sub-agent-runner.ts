@@ -1,8 +1,11 @@
-import type { Message } from '@boxagnts/api';
+import { getDefaultProviderRegistry, type LlmProvider, type Message } from '@boxagnts/api';
 import type { AgentRunner, AnyTool, SubAgentRequest, SubAgentResult, SubAgentStatus } from '@boxagnts/tools';
 import type { QueryOptions } from '../config.js';
 import type { QueryEvent } from '../events.js';
+import type { BudgetLedger } from '../limits/budget-ledger.js';
 import type { QueryOutcome, RunUsage } from '../outcome.js';
+import type { RunIdentity } from '../run-state.js';
+import type { RunSession } from '../session/persist.js';
 import { recordSubAgent } from '../usage-totals.js';
 import type { Semaphore } from './semaphore.js';
 import type { SubAgentConfig } from './sub-agent-config.js';
@@ -13,12 +16,16 @@ export interface ParentRun {
   depth: number;
   signal: AbortSignal;
   usage: RunUsage;
+  /** The parent's USD ledger: each child's ledger is chained to it (one ledger per tree). */
+  ledger?: BudgetLedger;
+  /** The parent's session: children get child sessions there and record their usage in its store. */
+  session?: RunSession;
   /** The parent's event sink: sub-agent events go there, tagged. */
   emit(event: QueryEvent): void;
   /** USD the tree may still spend, or undefined without a tree budget. */
   remainingBudget(): number | undefined;
   /** Starts a child loop (the loop passes itself in, so this module never imports it). */
-  runChild(options: QueryOptions, depth: number): AsyncGenerator<QueryEvent, QueryOutcome>;
+  runChild(options: QueryOptions, depth: number, child?: RunIdentity): AsyncGenerator<QueryEvent, QueryOutcome>;
   config: SubAgentConfig;
   semaphore: Semaphore;
 }
@@ -39,8 +46,12 @@ const STATUS_BY_REASON: Record<QueryOutcome['reason'], SubAgentResult['status']>
   budget_exceeded: 'budget_exceeded',
   cancelled: 'cancelled',
   context_overflow: 'failed',
+  tool_loop: 'failed',
   error: 'failed',
 };
+
+/** The default model calls of a sub-agent, and the ceiling when the host sets none. */
+const DEFAULT_SUB_AGENT_TURNS = 10;
 
 const AGENT_TOOLS = new Set(['agent', 'agent_status']);
 
@@ -164,6 +175,54 @@ export class SubAgentPool {
     return { tools: wanted.map((name) => byName.get(name) as AnyTool) };
   }
 
+  /**
+   * The provider and model a sub-agent runs on: the parent's (or the host's sub-agent model), or
+   * the request's override. An override `vendor/model` goes through the host's `resolveModel`,
+   * then the provider registry (`subAgents.providers`, default the registry of @boxagnts/api, keys
+   * from the environment); the parent's own provider id keeps the parent's provider.
+   */
+  private modelFor(override: string | undefined): { provider: LlmProvider; model: string } | { error: string } {
+    const parent = this.parent;
+    const provider = parent.config.provider ?? parent.options.provider;
+    if (override === undefined) return { provider, model: parent.config.model ?? parent.options.config.model };
+    const resolved = parent.config.resolveModel?.(override);
+    if (resolved) return resolved;
+    const slash = override.indexOf('/');
+    if (slash <= 0) return { provider, model: override };
+    const vendor = override.slice(0, slash);
+    const model = override.slice(slash + 1);
+    if (model === '') return { error: `the model "${override}" names no model: write "${vendor}/<model>"` };
+    if (vendor === provider.id) return { provider, model };
+    const registry = parent.config.providers ?? getDefaultProviderRegistry();
+    const known = registry.list().map((status) => status.id);
+    if (!known.includes(vendor)) {
+      return {
+        error: `unknown provider "${vendor}" in model "${override}": use one of ${known.slice(0, 30).join(', ')}, or a bare model id for the parent's provider`,
+      };
+    }
+    try {
+      return { provider: registry.getProvider(vendor), model };
+    } catch (error) {
+      return {
+        error: `provider "${vendor}" cannot be used: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    }
+  }
+
+  /** The child session of a sub-agent, created in the parent's store when it can hold one. */
+  private async childSession(id: string, request: SubAgentRequest): Promise<RunSession | undefined> {
+    const session = this.parent.session;
+    if (session?.store.createChildSession === undefined) return undefined;
+    const sessionId = `${session.sessionId}/${id}`;
+    await session.store.createChildSession({
+      sessionId,
+      parentSessionId: session.sessionId,
+      title: request.description,
+      ...(this.parent.options.config.managed ? { agent: 'executor' } : {}),
+    });
+    return { store: session.store, sessionId };
+  }
+
   private async execute(
     id: string,
     request: SubAgentRequest,
@@ -189,19 +248,15 @@ export class SubAgentPool {
     const acquired = await parent.semaphore.acquire(controller.signal);
     try {
       if (!acquired || controller.signal.aborted) return { status: 'cancelled', output: '', turns: 0 };
-      let provider = parent.config.provider ?? parent.options.provider;
-      let model = parent.config.model ?? parent.options.config.model;
-      if (request.model !== undefined) {
-        const resolved = parent.config.resolveModel?.(request.model);
-        if (resolved) {
-          provider = resolved.provider;
-          model = resolved.model;
-        } else model = request.model.includes('/') ? (request.model.split('/').pop() as string) : request.model;
-      }
+      const target = this.modelFor(request.model);
+      if ('error' in target) return { status: 'failed', output: '', turns: 0, error: target.error };
+      const { provider, model } = target;
       const prepared = parent.config.prepareRoot ? await parent.config.prepareRoot(request, id) : undefined;
-      const remaining = parent.remainingBudget();
+      // Host caps are ceilings: the model's max_turns may only lower them.
+      const cap = parent.config.defaultMaxTurns ?? DEFAULT_SUB_AGENT_TURNS;
+      const maxTurns = Math.min(request.maxTurns ?? cap, cap);
       const own = parent.config.budgetUsd;
-      const budget = remaining === undefined ? own : own === undefined ? remaining : Math.min(own, remaining);
+      const childSession = await this.childSession(id, request);
       const messages: Message[] = [{ role: 'user', content: request.prompt }];
       const { costs: _costs, agents: _agents, ...context } = parent.options.toolContext;
       const options: QueryOptions = {
@@ -212,8 +267,9 @@ export class SubAgentPool {
         config: {
           ...parent.options.config,
           model,
-          maxTurns: request.maxTurns ?? parent.config.defaultMaxTurns ?? 10,
-          ...(budget === undefined ? {} : { budgetUsd: Math.max(0, budget) }),
+          maxTurns,
+          // The child's own limit only; the tree's is enforced through the chained ledger.
+          budgetUsd: undefined,
           managed: undefined,
           agent: undefined,
           ...(prepared ? { workingDirectory: prepared.root } : {}),
@@ -221,9 +277,15 @@ export class SubAgentPool {
         provider,
         signal: controller.signal,
         pending: undefined,
-        session: undefined,
+        session: childSession,
       };
-      const run = parent.runChild(options, depth);
+      if (own === undefined) delete options.config.budgetUsd;
+      else options.config.budgetUsd = own;
+      if (childSession === undefined) delete options.session;
+      const identity: RunIdentity = { subAgentId: id };
+      if (parent.ledger !== undefined) identity.parentLedger = parent.ledger;
+      if (parent.session !== undefined) identity.usageSession = parent.session;
+      const run = parent.runChild(options, depth, identity);
       let outcome: QueryOutcome;
       for (;;) {
         const next = await run.next();
@@ -237,7 +299,9 @@ export class SubAgentPool {
         }
       }
       recordSubAgent(parent.usage, id, outcome.usage);
-      const note = prepared?.note ? `\n\n${prepared.note}` : '';
+      const finished = prepared?.finish ? await prepared.finish() : undefined;
+      const noteText = finished?.note ?? prepared?.note;
+      const note = noteText ? `\n\n${noteText}` : '';
       return {
         status: STATUS_BY_REASON[outcome.reason],
         output: `${outcome.text}${note}`,
@@ -245,6 +309,7 @@ export class SubAgentPool {
         costUsd: outcome.usage.total.costUsd,
         ...(outcome.reason === 'error' ? { error: outcome.error } : {}),
         ...(outcome.reason === 'context_overflow' ? { error: 'the context overflowed' } : {}),
+        ...(outcome.reason === 'tool_loop' ? { error: 'it kept repeating the same tool calls' } : {}),
       };
     } finally {
       clearTimeout(timeout);

@@ -316,6 +316,8 @@ describe('managed mode', () => {
       config: {
         model: 'manager-model',
         budgetUsd: 10,
+        // The mock models have no price: the budget runs them as $0 by explicit opt-in.
+        allowUnpricedBudget: true,
         managed: { executorModel: 'executor-model', maxExecutorTurns: 5, maxConcurrentExecutors: 2 },
       },
     });

@@ -1,4 +1,4 @@
-import type { ToolContext } from '@boxagnts/tools';
+import type { RunMode, ToolContext } from '@boxagnts/tools';
 import type { QueryOptions } from '../config.js';
 
 /** An empty object V8 gives spare in-object room (slack tracking of a constructor's instances). */
@@ -11,11 +11,17 @@ class ContextRoom {}
  * both (about 1.5 µs per copy, then per turn and per call). Built in a {@link ContextRoom}: the copies
  * of it are plain objects like before, with the same keys in the same order.
  */
-export function baseToolContext(toolContext: QueryOptions['toolContext'], signal: AbortSignal): ToolContext {
+export function baseToolContext(
+  toolContext: QueryOptions['toolContext'],
+  signal: AbortSignal,
+  mode?: RunMode,
+): ToolContext {
   const base = Object.assign(new ContextRoom(), toolContext) as ToolContext;
   base.signal = signal;
   base.turnId = '';
   base.toolCallId = '';
   base.agents = toolContext.agents;
+  // The run's mode (plan mode): the host's, or the loop's own, so enter_plan_mode works by default.
+  base.mode = mode ?? toolContext.mode;
   return base;
 }

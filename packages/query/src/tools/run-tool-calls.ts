@@ -2,6 +2,7 @@ import type { ToolResultBlock, ToolUseBlock } from '@boxagnts/api';
 import {
   type AgentRunner,
   type AnyTool,
+  checkPlanMode,
   errorResult,
   executeTool,
   type ToolContext,
@@ -61,6 +62,9 @@ function startOne(call: ToolUseBlock, options: RunToolCallsOptions): Promise<Too
       ),
     );
   }
+  // Plan mode: writing and executing tools are refused until exit_plan_mode is approved.
+  const refused = options.context.mode === undefined ? undefined : checkPlanMode(tool, options.context);
+  if (refused !== undefined) return Promise.resolve(refused);
   return executeTool(tool, call.input, withCall(options, call.id), {
     timeoutMs: tool.timeoutMs ?? options.timeoutMs,
   });
