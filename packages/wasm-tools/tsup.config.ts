@@ -1,4 +1,7 @@
 import { packageTsupConfig } from '../../tsup.config.base.ts';
 
 // The worker entry and the pre-bundled fs-tools guest are loaded at run time, not imported: copy them.
-export default packageTsupConfig(['src/index.ts'], { onSuccess: 'node scripts/prepare-dist.mjs' });
+// The worker-thread entries of bash, js_exec and web_fetch are built beside index.js (dist/<folder>/).
+export default packageTsupConfig(['src/index.ts', 'src/bash/bash-worker.ts'], {
+  onSuccess: 'node scripts/prepare-dist.mjs',
+});

@@ -1,5 +1,6 @@
 // The public surface of @boxagnts/wasm-tools. Explicit named exports only.
 export {
+  BASH_DEFAULT_MAX_MEMORY_BYTES,
   BASH_DEFAULT_TIMEOUT_MS,
   BASH_MAX_OUTPUT_BYTES,
   BASH_MAX_TIMEOUT_MS,

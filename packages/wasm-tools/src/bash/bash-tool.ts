@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { formatShellResult } from './format-shell-result.js';
 import { runHost } from './host-shell.js';
 import type { BashNetworkAccess } from './network-config.js';
-import { runSimulated } from './simulated-shell.js';
+import { runSimulatedInThread } from './simulated-thread.js';
 
 /** Default time one command may run, in milliseconds (2 minutes). */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -11,6 +11,8 @@ export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
 /** Default budget of output shown to the model, in bytes (head and tail kept). */
 export const BASH_MAX_OUTPUT_BYTES = 30_000;
+/** Default heap cap of the simulated shell's worker thread, in bytes (512 MiB). */
+export const BASH_DEFAULT_MAX_MEMORY_BYTES = 512 * 1024 * 1024;
 
 /** Options of {@link createBashTool}. */
 export interface BashToolOptions {
@@ -36,6 +38,11 @@ export interface BashToolOptions {
   maxOutputBytes?: number;
   /** Extra environment variables for every command. */
   env?: Readonly<Record<string, string>>;
+  /**
+   * Heap cap of the worker thread the simulated shell runs in, in bytes; a command past it is
+   * stopped with an error result. Default {@link BASH_DEFAULT_MAX_MEMORY_BYTES}.
+   */
+  maxMemoryBytes?: number;
 }
 
 /** A bash tool configuration that cannot work; the message says what to change. */
@@ -113,6 +120,7 @@ export function createBashTool(options: BashToolOptions = {}) {
   const defaultTimeoutMs = positive('timeoutMs', options.timeoutMs, BASH_DEFAULT_TIMEOUT_MS);
   const maxTimeoutMs = positive('maxTimeoutMs', options.maxTimeoutMs, Math.max(BASH_MAX_TIMEOUT_MS, defaultTimeoutMs));
   const maxOutputBytes = positive('maxOutputBytes', options.maxOutputBytes, BASH_MAX_OUTPUT_BYTES);
+  const maxMemoryBytes = positive('maxMemoryBytes', options.maxMemoryBytes, BASH_DEFAULT_MAX_MEMORY_BYTES);
   const env = { ...(options.env ?? {}) };
 
   return defineTool({
@@ -124,7 +132,7 @@ export function createBashTool(options: BashToolOptions = {}) {
       const timeoutMs = Math.min(timeout ?? defaultTimeoutMs, maxTimeoutMs);
       const run =
         mode === 'simulated'
-          ? await runSimulated(
+          ? await runSimulatedInThread(
               command,
               timeoutMs,
               {
@@ -133,6 +141,7 @@ export function createBashTool(options: BashToolOptions = {}) {
                 allowPrivateNetwork: options.allowPrivateNetwork ?? false,
                 env,
                 maxOutputBytes,
+                maxMemoryBytes,
               },
               context,
             )

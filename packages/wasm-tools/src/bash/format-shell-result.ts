@@ -50,6 +50,14 @@ export function formatShellResult(run: ShellRun, context: ShellResultContext): T
       );
     case 'aborted':
       return errorResult([...sections, 'The command was cancelled before it finished.'].join('\n\n'), metadata);
+    case 'out-of-memory':
+      return errorResult(
+        [
+          ...sections,
+          `The command used more memory than the shell may (${run.failure ?? 'its memory cap'}) and was stopped. Work on smaller inputs or in smaller steps.`,
+        ].join('\n\n'),
+        { ...metadata, failure: run.failure },
+      );
     case 'failed':
       return errorResult(
         [

@@ -1,5 +1,5 @@
 /** How a shell command ended. */
-export type ShellOutcome = 'exited' | 'timed-out' | 'aborted' | 'failed';
+export type ShellOutcome = 'exited' | 'timed-out' | 'aborted' | 'failed' | 'out-of-memory';
 
 /** What one shell command produced, with its output already capped. */
 export interface ShellRun {
@@ -14,6 +14,6 @@ export interface ShellRun {
   truncated: boolean;
   /** Wall time of the command, in milliseconds. */
   durationMs: number;
-  /** For `failed`: why the shell could not run the command. */
+  /** For `failed` and `out-of-memory`: why the shell could not run the command. */
   failure?: string;
 }

@@ -1,0 +1,89 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resultText, type ToolContext } from '@boxagnts/tools';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTickMonitor } from '../thread-pool/tick-monitor.test-helpers.js';
+import { createBashTool } from './bash-tool.js';
+
+// Issue 12: nothing a command does may freeze the host. Each call runs while a host timer ticks
+// every 20 ms; before the shell ran on a worker thread, these calls blocked the event loop for
+// their whole run (27.7 s of awk against a 2 s timeout, with zero ticks).
+
+let root: string;
+
+function context(signal = new AbortController().signal): ToolContext {
+  return { root, signal, sessionId: 's', turnId: 't', toolCallId: 'c' };
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'bash-freeze-'));
+  await writeFile(join(root, 'as.txt'), 'a'.repeat(40_000));
+});
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+// just-bash stops each awk loop after 100 000 iterations, so a nested pair of them (8.1e9 steps)
+// is what runs for minutes.
+const SPIN = 'BEGIN { for (i = 0; i < 90000; i++) for (j = 0; j < 90000; j++) s += j; print s }';
+
+// The longest the host's event loop may stall: far below any of the deadlines below.
+const MAX_GAP_MS = 1_000;
+
+describe('simulated bash never blocks the host', () => {
+  it.each([
+    ['CPU-bound awk', `awk '${SPIN}'`],
+    ['a sed loop over a 40 KB file', "sed ':a; s/a/b/; ta' as.txt | wc -c"],
+    ['awk in a pipeline', `seq 1 3 | awk '${SPIN}' | sort`],
+  ])('%s: stopped at its 2 s deadline while host timers keep firing', async (_name, command) => {
+    const { value: result, report } = await withTickMonitor(() =>
+      createBashTool().execute({ command, timeout: 2_000 }, context()),
+    );
+    expect(result.isError).toBe(true);
+    expect(result.metadata).toMatchObject({ outcome: 'timed-out', timeoutMs: 2_000 });
+    expect(resultText(result)).toContain('timed out after 2000 ms');
+    expect(report.longestGapMs).toBeLessThan(MAX_GAP_MS);
+    expect(report.elapsedMs).toBeLessThan(2_000 + MAX_GAP_MS * 4);
+  });
+
+  it('a command that allocates without bound ends at the memory cap; the host keeps ticking', async () => {
+    const bash = createBashTool({ maxMemoryBytes: 32 * 1024 * 1024 });
+    const command =
+      'awk \'BEGIN { for (i = 0; i < 90000; i++) for (j = 0; j < 90000; j++) a[i "," j] = sprintf("%0100d", j) }\'';
+    const { value: result, report } = await withTickMonitor(() =>
+      bash.execute({ command, timeout: 120_000 }, context()),
+    );
+    expect(result.isError).toBe(true);
+    expect(result.metadata).toMatchObject({ outcome: 'out-of-memory' });
+    expect(resultText(result)).toContain('32 MiB');
+    expect(report.longestGapMs).toBeLessThan(MAX_GAP_MS);
+    const after = await bash.execute({ command: 'echo still here' }, context());
+    expect(resultText(after)).toContain('still here');
+  }, 120_000);
+
+  it('a cancelled CPU-bound command stops soon after the abort, not at its deadline', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const { value: result, report } = await withTickMonitor(() =>
+      createBashTool().execute({ command: `awk '${SPIN}'`, timeout: 60_000 }, context(controller.signal)),
+    );
+    expect(result.metadata).toMatchObject({ outcome: 'aborted' });
+    expect(report.longestGapMs).toBeLessThan(MAX_GAP_MS);
+    expect(report.elapsedMs).toBeLessThan(30_000);
+  });
+
+  it('runs four runaway commands at once and answers a quick one after them', async () => {
+    const bash = createBashTool();
+    const { value: results, report } = await withTickMonitor(() =>
+      Promise.all(
+        Array.from({ length: 4 }, () => bash.execute({ command: `awk '${SPIN}'`, timeout: 1_500 }, context())),
+      ),
+    );
+    for (const result of results) expect(result.metadata).toMatchObject({ outcome: 'timed-out' });
+    expect(report.longestGapMs).toBeLessThan(MAX_GAP_MS);
+    const quick = await bash.execute({ command: 'echo ok' }, context());
+    expect(resultText(quick)).toBe('stdout:\nok\n\nexit code: 0');
+  });
+});

@@ -1,0 +1,37 @@
+import { parentPort } from 'node:worker_threads';
+import type { ThreadHostMessage, ThreadReplyMessage } from './thread-protocol.js';
+
+/** Runs one task inside a worker thread; `signal` aborts when the host cancels it. */
+export type ThreadTaskHandler<Payload, Value> = (payload: Payload, signal: AbortSignal) => Promise<Value> | Value;
+
+/**
+ * The worker side of a {@link ThreadPool}: answers each task message with the handler's value
+ * (or the message of what it threw) and aborts a task's signal when the host cancels it. Call it
+ * once, at the top level of a worker entry.
+ *
+ * @throws {Error} when called outside a worker thread.
+ */
+export function serveThreadTasks<Payload, Value>(handler: ThreadTaskHandler<Payload, Value>): void {
+  const port = parentPort;
+  if (port === null) throw new Error('serveThreadTasks must be called inside a worker thread.');
+  const running = new Map<number, AbortController>();
+  port.on('message', (message: ThreadHostMessage) => {
+    if (message.type === 'cancel') {
+      running.get(message.id)?.abort(new Error('cancelled by the host'));
+      return;
+    }
+    const controller = new AbortController();
+    running.set(message.id, controller);
+    const reply = (answer: ThreadReplyMessage) => {
+      running.delete(message.id);
+      port.postMessage(answer);
+    };
+    Promise.resolve()
+      .then(() => handler(message.payload as Payload, controller.signal))
+      .then(
+        (value) => reply({ id: message.id, ok: true, value }),
+        (error: unknown) =>
+          reply({ id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+      );
+  });
+}
