@@ -1,0 +1,192 @@
+import { join } from 'node:path';
+import type { ProviderRegistry } from '@boxagnts/api';
+import { openWorkspace, type Workspace } from '@boxagnts/workspace';
+import { createAdaptorServer } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { type Agent, type CreateAgentOptions, createAgent } from './agent/create-agent.js';
+import { createWorkspaceRegistry } from './agent/workspace-providers.js';
+import { GatewayError } from './gateway-error.js';
+import { createGatewayApp, type GatewayLog } from './http/create-app.js';
+import type { GatewayEnv, GatewayServices } from './http/gateway-env.js';
+import { openaiRoutes } from './openai/openai-routes.js';
+import { RunManager } from './runs/run-manager.js';
+import { openSqliteRunLog } from './runs/sqlite-run-log.js';
+import { isLoopbackHost, type SecurityOptions } from './security/security-options.js';
+import { openTokenStore, type TokenStore } from './security/token-store.js';
+
+/** Options of {@link createGateway}. */
+export interface GatewayOptions extends Pick<CreateAgentOptions, 'plugins' | 'sandbox' | 'ask'> {
+  /** An open workspace or its folder (opened, created when missing, closed by `close()`). */
+  workspace: Workspace | string;
+  /** The address the server will bind; default the config's `gateway.host` (127.0.0.1). Used by the security defaults. */
+  host?: string;
+  security?: SecurityOptions;
+  /** Milliseconds between SSE heartbeats; default 15,000. */
+  heartbeatMs?: number;
+  /** Structured log lines (JSON objects); default none. */
+  log?: GatewayLog;
+  /** Applied to each agent's provider registry (third-party providers). */
+  registry?: () => ProviderRegistry;
+}
+
+/** A gateway: the app, the run manager and the composed agents of one workspace. */
+export interface Gateway {
+  readonly app: Hono<GatewayEnv>;
+  readonly workspace: Workspace;
+  readonly runs: RunManager;
+  readonly tokens: TokenStore;
+  /** The cached agent of a name and model. */
+  agent(name?: string, model?: string): Promise<Agent>;
+  /** What {@link RunManager.recover} did at start. */
+  readonly recovered: ReturnType<RunManager['recover']>;
+  close(): Promise<void>;
+}
+
+async function configTokens(workspace: Workspace): Promise<Record<string, string>> {
+  const tokens: Record<string, string> = {};
+  for (const [name, reference] of Object.entries(workspace.config.gateway.tokens)) {
+    tokens[name] = (await workspace.resolveKey(reference, `gateway.tokens.${name}`)).reveal();
+  }
+  return tokens;
+}
+
+/**
+ * Builds the gateway of a workspace: one composed agent per agent and model (made on first use),
+ * the run log and token tables in the workspace's SQLite file, the HTTP app, and recovery of runs
+ * an earlier process left unfinished. Serve `app.fetch` with any server, or use `startGateway`.
+ *
+ * @example
+ * const gateway = await createGateway({ workspace: './my-workspace' });
+ * const response = await gateway.app.request('/sessions', { headers: { host: '127.0.0.1' } });
+ */
+export async function createGateway(options: GatewayOptions): Promise<Gateway> {
+  const owned = typeof options.workspace === 'string';
+  const workspace = typeof options.workspace === 'string' ? await openWorkspace(options.workspace) : options.workspace;
+  const host = options.host ?? workspace.config.gateway.host;
+  const databasePath =
+    workspace.config.store.kind === 'sqlite' ? workspace.config.store.path : join(workspace.paths.state, 'gateway.db');
+  const tokens = openTokenStore(databasePath, await configTokens(workspace));
+  if ((options.security?.requireToken ?? !isLoopbackHost(host)) && !tokens.hasTokens()) {
+    tokens.close();
+    if (owned) await workspace.close();
+    throw new GatewayError({
+      reason: 'configuration',
+      message: `The gateway binds ${host}, which is not loopback, so it needs a bearer token: create one with \`boxagnts token create <name>\` (or gateway.tokens in the config), or bind 127.0.0.1.`,
+    });
+  }
+  const log = openSqliteRunLog(databasePath);
+  const agents = new Map<string, Promise<Agent>>();
+  const agentFor = (name?: string, model?: string): Promise<Agent> => {
+    const key = `${name ?? workspace.config.defaultAgent}\u0000${model ?? ''}`;
+    let agent = agents.get(key);
+    if (agent === undefined) {
+      agent = createAgent({
+        workspace,
+        ...(name === undefined ? {} : { agent: name }),
+        ...(model === undefined ? {} : { model }),
+        ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
+        ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
+        ...(options.ask === undefined ? {} : { ask: options.ask }),
+        ...(options.registry === undefined ? {} : { registry: options.registry() }),
+      });
+      agents.set(key, agent);
+      agent.catch(() => agents.delete(key));
+    }
+    return agent;
+  };
+  let registry: Promise<ProviderRegistry> | undefined;
+  const runs = new RunManager({
+    log,
+    agentFor,
+    defaultAgent: workspace.config.defaultAgent,
+    hasAgent: (name) => workspace.agents[name] !== undefined,
+  });
+  const services: GatewayServices = {
+    workspace,
+    runs,
+    agent: agentFor,
+    registry: () => {
+      registry ??= createWorkspaceRegistry(workspace, options.registry?.());
+      return registry;
+    },
+    heartbeatMs: options.heartbeatMs ?? 15_000,
+  };
+  const app = createGatewayApp({
+    services,
+    guard: { ...options.security, boundHost: host, tokens },
+    extraRoutes: [openaiRoutes(services)],
+    ...(options.log === undefined ? {} : { log: options.log }),
+  });
+  const recovered = runs.recover();
+  let closed = false;
+  return {
+    app,
+    workspace,
+    runs,
+    tokens,
+    agent: agentFor,
+    recovered,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await runs.close();
+      for (const agent of agents.values()) await agent.then((made) => made.close()).catch(() => undefined);
+      log.close();
+      tokens.close();
+      if (owned) await workspace.close();
+    },
+  };
+}
+
+/** A gateway listening on a port. */
+export interface RunningGateway extends Gateway {
+  /** `http://host:port`. */
+  readonly url: string;
+  readonly port: number;
+}
+
+/**
+ * Starts a gateway on `host:port` (defaults from the config's `gateway` section: 127.0.0.1:7433;
+ * port 0 picks a free one).
+ *
+ * @example
+ * const gateway = await startGateway({ workspace: './my-workspace', port: 0 });
+ * console.log(gateway.url);
+ */
+export async function startGateway(options: GatewayOptions & { port?: number }): Promise<RunningGateway> {
+  const gateway = await createGateway(options);
+  const host = options.host ?? gateway.workspace.config.gateway.host;
+  const server = createAdaptorServer({ fetch: gateway.app.fetch, hostname: host });
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? gateway.workspace.config.gateway.port, host, () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address !== null ? address.port : 0);
+    });
+  }).catch(async (error: unknown) => {
+    await gateway.close();
+    throw new GatewayError({
+      reason: 'configuration',
+      message: `Cannot listen on ${host}: ${(error as Error).message}`,
+      cause: error,
+    });
+  });
+  const display = host.includes(':') ? `[${host}]` : host;
+  return {
+    ...gateway,
+    app: gateway.app,
+    workspace: gateway.workspace,
+    runs: gateway.runs,
+    tokens: gateway.tokens,
+    recovered: gateway.recovered,
+    url: `http://${display}:${port}`,
+    port,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+      await gateway.close();
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import type { ProviderRegistry } from '@boxagnts/api';
+import type { Workspace } from '@boxagnts/workspace';
+import type { Agent } from '../agent/create-agent.js';
+import type { RunManager } from '../runs/run-manager.js';
+
+/** What every route handler can reach. */
+export interface GatewayServices {
+  workspace: Workspace;
+  runs: RunManager;
+  /** The composed agent of a name and model (made once, cached). */
+  agent(name?: string, model?: string): Promise<Agent>;
+  /** The registry configured from the workspace (providers route, model resolution). */
+  registry(): Promise<ProviderRegistry>;
+  /** Milliseconds between SSE heartbeat comments. */
+  heartbeatMs: number;
+}
+
+/** Hono's environment type of the gateway app. */
+export interface GatewayEnv {
+  Variables: { tokenName: string | undefined };
+}

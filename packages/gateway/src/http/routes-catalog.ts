@@ -1,0 +1,88 @@
+import { findModel, listCatalogueModels } from '@boxagnts/api';
+import { loadSkills } from '@boxagnts/tools';
+import { Hono } from 'hono';
+import { providerKeyStates } from '../agent/workspace-providers.js';
+import type { GatewayEnv, GatewayServices } from './gateway-env.js';
+import { maskConfig } from './mask-config.js';
+import { parseWith } from './read-body.js';
+import { usageQuerySchema } from './schemas.js';
+
+/** Read-only listings: agents, skills, tools, providers (key state), models with prices, usage, config, MCP servers. */
+export function catalogRoutes(services: GatewayServices): Hono<GatewayEnv> {
+  const app = new Hono<GatewayEnv>();
+  app.get('/agents', (context) =>
+    context.json({
+      defaultAgent: services.workspace.config.defaultAgent,
+      agents: Object.values(services.workspace.agents),
+    }),
+  );
+  app.get('/skills', async (context) => {
+    const catalogue = await loadSkills({ folders: services.workspace.config.skills.folders });
+    return context.json({
+      skills: catalogue.skills.map((skill) => ({
+        name: skill.name,
+        description: skill.description,
+        whenToUse: skill.whenToUse,
+        allowedTools: skill.allowedTools,
+        args: skill.args,
+      })),
+      warnings: catalogue.warnings.map((warning) => ({ message: warning.message })),
+    });
+  });
+  app.get('/tools', async (context) => {
+    const agent = await services.agent(context.req.query('agent'));
+    return context.json({
+      agent: agent.definition.name,
+      tools: agent.tools.all().map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        permission: tool.permission,
+        loaded: agent.tools.isLoaded(tool.name),
+      })),
+    });
+  });
+  app.get('/providers', async (context) => context.json({ providers: providerKeyStates(await services.registry()) }));
+  app.get('/models', async (context) => {
+    const registry = await services.registry();
+    const provider = context.req.query('provider');
+    const ids =
+      provider === undefined
+        ? registry
+            .list()
+            .filter((row) => row.configured)
+            .map((row) => row.id)
+        : [provider];
+    const models = ids.flatMap((id) =>
+      listCatalogueModels(id).map((model) => ({
+        id: `${id}/${model.id}`,
+        provider: id,
+        name: model.name,
+        contextWindow: model.contextWindow,
+        maxOutput: model.maxOutput,
+        price: model.price,
+        reasoning: model.reasoning,
+        toolCall: model.toolCall,
+      })),
+    );
+    const configured = services.workspace.config.model;
+    const defaultModel = findModel(configured.split('/').slice(1).join('/') || configured);
+    return context.json({ defaultModel: configured, defaultPrice: defaultModel?.price, models });
+  });
+  app.get('/usage', async (context) => {
+    const query = parseWith(usageQuerySchema, context.req.query(), 'query');
+    const range = {
+      ...(query.since === undefined ? {} : { since: query.since }),
+      ...(query.until === undefined ? {} : { until: query.until }),
+    };
+    return context.json({
+      groupBy: query.groupBy,
+      rows: await services.workspace.store.usage.report(query.groupBy, range),
+    });
+  });
+  app.get('/config', (context) => context.json({ config: maskConfig(services.workspace.config) }));
+  app.get('/mcp-servers', async (context) => {
+    const agent = await services.agent();
+    return context.json({ servers: agent.mcpServers.map((server) => server.status()) });
+  });
+  return app;
+}

@@ -1,0 +1,47 @@
+import type { Message } from '@boxagnts/api';
+import { Hono } from 'hono';
+import type { GatewayEnv, GatewayServices } from './gateway-env.js';
+import { readJsonBody } from './read-body.js';
+import { injectSchema, startRunSchema } from './schemas.js';
+import { resumeCursor, streamRunEvents } from './sse.js';
+
+/** Runs: start on a session, read, wait, stream/resume events, cancel, inject a message. */
+export function runRoutes(services: GatewayServices): Hono<GatewayEnv> {
+  const app = new Hono<GatewayEnv>();
+  app.post('/sessions/:id/runs', async (context) => {
+    const body = await readJsonBody(context, startRunSchema);
+    const sessionId = context.req.param('id');
+    const input: Message[] = [{ role: 'user', content: body.input }];
+    const record = services.runs.start({
+      sessionId,
+      input,
+      ...(body.agent === undefined ? {} : { agent: body.agent }),
+      ...(body.model === undefined ? {} : { model: body.model }),
+      ...(body.budgetUsd === undefined ? {} : { budgetUsd: body.budgetUsd }),
+      ...(body.maxTurns === undefined ? {} : { maxTurns: body.maxTurns }),
+      ...(body.busy === undefined ? {} : { busy: body.busy }),
+      ...(body.onRestart === undefined ? {} : { onRestart: body.onRestart }),
+    });
+    const mode = body.mode ?? 'background';
+    if (mode === 'stream') return streamRunEvents(context, services.runs, record.id, 0, services.heartbeatMs);
+    if (mode === 'wait') return context.json(await services.runs.wait(record.id, context.req.raw.signal));
+    return context.json(record, 202, { location: `/runs/${record.id}` });
+  });
+  app.get('/sessions/:id/runs', (context) =>
+    context.json({ runs: services.runs.log.list({ sessionId: context.req.param('id') }) }),
+  );
+  app.get('/runs/:id', (context) => context.json(services.runs.get(context.req.param('id'))));
+  app.get('/runs/:id/wait', async (context) =>
+    context.json(await services.runs.wait(context.req.param('id'), context.req.raw.signal)),
+  );
+  app.get('/runs/:id/events', (context) =>
+    streamRunEvents(context, services.runs, context.req.param('id'), resumeCursor(context), services.heartbeatMs),
+  );
+  app.post('/runs/:id/cancel', (context) => context.json(services.runs.cancel(context.req.param('id'))));
+  app.post('/runs/:id/messages', async (context) => {
+    const body = await readJsonBody(context, injectSchema);
+    const event = services.runs.inject(context.req.param('id'), { role: 'user', content: body.content } as Message);
+    return context.json({ seq: event.seq }, 202);
+  });
+  return app;
+}
