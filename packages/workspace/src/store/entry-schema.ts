@@ -9,7 +9,43 @@ const mediaSource = z.union([
 ]);
 const textBlock = z.looseObject({ type: z.literal('text'), text: z.string(), providerMetadata });
 const imageBlock = z.looseObject({ type: z.literal('image'), source: mediaSource, providerMetadata });
-const documentBlock = z.looseObject({ type: z.literal('document'), source: mediaSource, title: z.string().optional() });
+const documentBlock = z.looseObject({
+  type: z.literal('document'),
+  source: mediaSource,
+  title: z.string().optional(),
+  context: z.string().optional(),
+  providerMetadata,
+});
+// Transcript blocks (what a UI shows between turns); `TranscriptBlock` of @boxagnts/api.
+const transcriptBlocks = [
+  z.looseObject({
+    type: z.literal('user_local_command_output'),
+    command: z.string(),
+    output: z.string(),
+    providerMetadata,
+  }),
+  z.looseObject({ type: z.literal('user_command'), name: z.string(), args: z.string(), providerMetadata }),
+  z.looseObject({ type: z.literal('user_memory_input'), key: z.string(), value: z.string(), providerMetadata }),
+  z.looseObject({
+    type: z.literal('system_api_error'),
+    message: z.string(),
+    retrySecs: z.number().nonnegative().finite().optional(),
+    providerMetadata,
+  }),
+  z.looseObject({
+    type: z.literal('collapsed_read_search'),
+    toolName: z.string(),
+    paths: z.array(z.string()),
+    providerMetadata,
+  }),
+  z.looseObject({
+    type: z.literal('task_assignment'),
+    id: z.string(),
+    subject: z.string(),
+    description: z.string(),
+    providerMetadata,
+  }),
+] as const;
 const thinkingBlock = z.looseObject({
   type: z.literal('thinking'),
   thinking: z.string(),
@@ -36,7 +72,9 @@ export const messageSchema = z.discriminatedUnion('role', [
     role: z.literal('user'),
     content: z.union([
       z.string(),
-      z.array(z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock, toolResultBlock])),
+      z.array(
+        z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock, toolResultBlock, ...transcriptBlocks]),
+      ),
     ]),
     providerMetadata,
   }),
@@ -71,10 +109,26 @@ export const sessionIdSchema = z
   .max(200)
   .refine((value) => !/\p{Cc}/u.test(value), 'must not contain control characters');
 
+type Issue = z.core.$ZodIssue;
+
+/** The most specific issue: inside a union (`content` is a string or a list), the one that got furthest. */
+function deepestIssue(issue: Issue, depth = 0): Issue {
+  if (issue.code !== 'invalid_union' || depth > 20) return issue;
+  let best: Issue = issue;
+  for (const option of issue.errors) {
+    for (const inner of option) {
+      const candidate = deepestIssue({ ...inner, path: [...issue.path, ...inner.path] } as Issue, depth + 1);
+      if (candidate.path.length > best.path.length) best = candidate;
+    }
+  }
+  return best;
+}
+
 /** A one-line reason zod gave, for error messages. */
 export function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (issue === undefined) return 'invalid value';
+  const first = error.issues[0];
+  if (first === undefined) return 'invalid value';
+  const issue = deepestIssue(first);
   const path = issue.path.length > 0 ? issue.path.map(String).join('.') : 'value';
   return `${path}: ${issue.message}`;
 }

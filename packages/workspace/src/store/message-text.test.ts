@@ -30,4 +30,20 @@ describe('messageSearchText', () => {
       }),
     ).toBe('result text\nsecond');
   });
+
+  it('keeps the text fields of documents and transcript blocks', () => {
+    expect(
+      messageSearchText({
+        content: [
+          { type: 'document', source: { type: 'url', url: 'u' }, title: 'Title', context: 'Context' },
+          { type: 'user_local_command_output', command: 'ls', output: 'a.txt' },
+          { type: 'user_command', name: 'review', args: '' },
+          { type: 'user_memory_input', key: 'k', value: 'v' },
+          { type: 'system_api_error', message: 'busy' },
+          { type: 'collapsed_read_search', toolName: 'read', paths: ['x.ts', 'y.ts'] },
+          { type: 'task_assignment', id: '1', subject: 'S', description: 'D' },
+        ],
+      }),
+    ).toBe('Title\nContext\nls\na.txt\n/review\nk\nv\nbusy\nread\nx.ts\ny.ts\nS\nD');
+  });
 });

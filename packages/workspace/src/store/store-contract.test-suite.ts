@@ -11,6 +11,7 @@ import {
 } from './store-contract-fixtures.test-suite.js';
 import { defineMigrationContract } from './store-migration-contract.test-suite.js';
 import { defineRunRecordsContract } from './store-run-records-contract.test-suite.js';
+import { defineTranscriptContract } from './store-transcript-contract.test-suite.js';
 import type { WorkspaceStore } from './store-types.js';
 
 export type { StoreContractTarget };
@@ -358,5 +359,6 @@ export function defineStoreContract(name: string, target: StoreContractTarget): 
   });
 
   defineRunRecordsContract(name, target);
+  defineTranscriptContract(name, target);
   defineMigrationContract(name, target);
 }
