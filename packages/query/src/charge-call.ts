@@ -1,8 +1,14 @@
 import type { Usage } from '@boxagnts/api';
 import type { RunState } from './run-state.js';
 import { persistUsage } from './session/persist.js';
-import type { ModelCallPurpose } from './session/session-store.js';
+import type { ModelCallPurpose, ModelCallRecord } from './session/session-store.js';
 import { recordCall } from './usage-totals.js';
+
+/** A charged call: its cost and the store write to await, if any. */
+export interface ChargedCall {
+  costUsd: number | undefined;
+  write: Promise<void> | undefined;
+}
 
 /**
  * Charges one finished model call of a run, whatever it was for: prices it, adds it to the run's
@@ -16,7 +22,7 @@ export function chargeCall(
   providerId: string,
   usage: Usage,
   purpose: ModelCallPurpose,
-): { costUsd: number | undefined; write: Promise<void> | undefined } {
+): ChargedCall {
   const costUsd = state.pricer.cost(model, providerId, usage);
   recordCall(state.usage, model, usage, costUsd, purpose);
   state.ledger.charge(costUsd);
@@ -25,18 +31,21 @@ export function chargeCall(
     `${purpose === 'turn' ? 'model call' : purpose} ${state.turn} (${model})`,
   );
   const session = state.usageSession;
-  const write =
-    session?.store.recordUsage === undefined
-      ? undefined
-      : persistUsage(session, {
-          sessionId: session.sessionId,
-          provider: providerId,
-          model,
-          ...(state.config.agent ? { agent: state.config.agent.name } : {}),
-          ...(state.subAgentId === undefined ? {} : { subAgent: state.subAgentId }),
-          purpose,
-          usage,
-          ...(costUsd === undefined ? {} : { costUsd }),
-        });
+  let write: Promise<void> | undefined;
+  if (session?.store.recordUsage !== undefined) {
+    // One literal of a fixed shape, optional fields assigned after: no spreads per call.
+    const record: ModelCallRecord = {
+      sessionId: session.sessionId,
+      provider: providerId,
+      model,
+      purpose,
+      usage,
+      createdAt: Date.now(),
+    };
+    if (costUsd !== undefined) record.costUsd = costUsd;
+    if (state.config.agent) record.agent = state.config.agent.name;
+    if (state.subAgentId !== undefined) record.subAgent = state.subAgentId;
+    write = persistUsage(session, record);
+  }
   return { costUsd, write };
 }

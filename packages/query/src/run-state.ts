@@ -100,15 +100,15 @@ export function contextWindowOf(config: QueryConfig, provider: LlmProvider, mode
   );
 }
 
-/** A run mode kept in the run itself, for hosts that bring none. */
-function ownMode(): RunMode {
-  let current: 'default' | 'plan' = 'default';
-  return {
-    get: () => current,
-    set: (mode) => {
-      current = mode;
-    },
-  };
+/** A run mode kept in the run itself, for hosts that bring none (one small object per run). */
+class OwnMode implements RunMode {
+  private current: 'default' | 'plan' = 'default';
+  get(): 'default' | 'plan' {
+    return this.current;
+  }
+  set(mode: 'default' | 'plan'): void {
+    this.current = mode;
+  }
 }
 
 /** The state a run starts with. */
@@ -143,7 +143,7 @@ export function createRunState(
     maxTurns: agent?.maxTurns ?? config.maxTurns ?? LOOP_DEFAULTS.maxTurns,
     compaction,
     compactionEnabled: compaction.enabled !== false,
-    mode: options.toolContext.mode ?? ownMode(),
+    mode: options.toolContext.mode ?? new OwnMode(),
     model,
     provider: options.provider,
     contextWindow: contextWindowOf(config, options.provider, model),

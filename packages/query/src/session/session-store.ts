@@ -114,7 +114,9 @@ export function createMemorySessionStore(): MemorySessionStore {
       return [...sessions.keys()];
     },
     async recordUsage(record) {
-      usage.push({ createdAt: Date.now(), ...record });
+      // Kept by reference like messages (the loop makes a fresh record per call); `usageRecords` copies out.
+      if (record.createdAt === undefined) record.createdAt = Date.now();
+      usage.push(record);
     },
     async createChildSession(child) {
       if (children.has(child.sessionId)) {
