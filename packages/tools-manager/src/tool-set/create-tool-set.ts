@@ -13,6 +13,7 @@ import { selectTools } from './select-tools.js';
 import { ToolNameCollisionError, ToolSetError } from './tool-set-error.js';
 import type { ToolSetEvent } from './tool-set-events.js';
 import type { ToolSet, ToolSetOptions } from './tool-set-types.js';
+import { TurnSequencer } from './turn-sequencer.js';
 
 const TOOL_SEARCH_NAME = 'tool_search';
 /** The name the tool set goes by as the owner of `tool_search` in collision errors. */
@@ -89,6 +90,7 @@ export async function createToolSet(options: ToolSetOptions): Promise<ToolSet> {
     planSync: new PlanModeSync(engine),
     emit,
     ...(options.ask === undefined ? {} : { ask: options.ask }),
+    ...((hooks.beforeTool?.length ?? 0) > 0 || options.ask !== undefined ? { sequencer: new TurnSequencer() } : {}),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   };
 

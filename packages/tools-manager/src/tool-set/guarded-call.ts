@@ -9,11 +9,12 @@ import {
 } from '@boxagnts/tools';
 import { runAfterToolHooks, runBeforeToolHooks } from '../hooks/run-hooks.js';
 import type { AskHandler, PermissionAnswer, PermissionDecision, PermissionEngine, ToolHooks } from '../types.js';
-import { declaredKeys, stripUndeclared } from './declared-input.js';
+import { type DeclaredKeys, declaredKeys, stripUndeclared } from './declared-input.js';
 import { deniedByRulesText, noUserText, permissionRefusal, userDeniedText } from './permission-refusal.js';
 import { type PlanModeSync, planModeRefusal } from './plan-mode-check.js';
 import type { RememberedAnswers } from './remembered-answers.js';
 import type { PermissionDecider, ToolSetEvent } from './tool-set-events.js';
+import { type TurnSequencer, turnKey } from './turn-sequencer.js';
 import { validateInput } from './validate-input.js';
 
 /** What every guarded call of one tool set shares. */
@@ -27,6 +28,8 @@ export interface GuardServices {
   planSync: PlanModeSync;
   emit(event: ToolSetEvent): void;
   logger?: ToolLogger;
+  /** Orders the checks of one turn's calls (set when there are before-tool hooks or an ask handler). */
+  sequencer?: TurnSequencer;
 }
 
 type Verdict = { run: true } | { run: false; result: ToolResult };
@@ -118,10 +121,53 @@ async function checkPermission(
   return { run: false, result: permissionRefusal(userDeniedText(tool.name, answer.reason), denied) };
 }
 
+/** Where the checks before a call leave it: run with this input, or answered with a refusal. */
+type CheckedCall = { run: true; input: JsonObject } | { run: false; result: ToolResult };
+
+/** Steps (b) and (c): the before-tool hooks, then the permission decision on the final input. */
+async function checkCall(
+  services: GuardServices,
+  tool: AnyTool,
+  input: JsonObject,
+  keys: DeclaredKeys,
+  context: ToolContext,
+): Promise<CheckedCall> {
+  const before = await runBeforeToolHooks(
+    services.hooks.beforeTool ?? [],
+    { tool: { name: tool.name, permission: tool.permission }, input, context },
+    (candidate) => {
+      const checked = validateInput(tool, candidate);
+      return checked.ok ? { ok: true } : { ok: false, message: checked.message };
+    },
+    { onFailure: (failure) => services.emit({ type: 'hook-failure', failure }), roots: services.roots },
+  );
+  if (before.kind !== 'continue') {
+    const decision: PermissionDecision = {
+      behavior: 'deny',
+      reason:
+        before.kind === 'block'
+          ? `blocked by hook ${before.hook}: ${before.reason}`
+          : `hook ${before.hook} rewrote the input into an invalid one`,
+    };
+    decide(services, tool, context, decision, 'hook');
+    const text =
+      before.kind === 'block'
+        ? `Tool "${tool.name}" was not run: blocked by hook ${before.hook}: ${before.reason}`
+        : `Tool "${tool.name}" was not run: hook ${before.hook} rewrote its input into one the tool rejects.\n${before.message}`;
+    return { run: false, result: permissionRefusal(text, decision, { hook: before.hook }) };
+  }
+  const final = validateInput(tool, stripUndeclared(before.input, keys));
+  if (!final.ok) return { run: false, result: errorResult(final.message) };
+
+  const verdict = await checkPermission(services, tool, stripUndeclared(final.parsed, keys), context);
+  return verdict.run ? { run: true, input: final.input } : verdict;
+}
+
 /**
  * Runs one call of a tool through the tool set's checks, in order: (a) plan mode, (b) the
  * before-tool hooks (block, or rewrite the input, re-validated), (c) the permission engine on the
- * final input (ask -> the host, or deny without one), (d) the tool itself through `executeTool`,
+ * final input (ask -> the host, or deny without one) -- (b) and (c) one call after another within
+ * a turn, see `TurnSequencer` -- (d) the tool itself through `executeTool`,
  * (e) the after-tool hooks. Every refusal is an error result with `{ permission: decision }` in its
  * metadata. Never throws.
  */
@@ -144,36 +190,19 @@ export async function runGuardedCall(
   if (!validated.ok) return errorResult(validated.message);
   // Hooks, rules and the tool all see only the keys the tool declares (see declared-input.ts).
   const keys = declaredKeys(tool);
-
-  const before = await runBeforeToolHooks(
-    services.hooks.beforeTool ?? [],
-    { tool: { name: tool.name, permission: tool.permission }, input: stripUndeclared(validated.input, keys), context },
-    (candidate) => {
-      const checked = validateInput(tool, candidate);
-      return checked.ok ? { ok: true } : { ok: false, message: checked.message };
-    },
-    { onFailure: (failure) => services.emit({ type: 'hook-failure', failure }), roots: services.roots },
-  );
-  if (before.kind !== 'continue') {
-    const decision: PermissionDecision = {
-      behavior: 'deny',
-      reason:
-        before.kind === 'block'
-          ? `blocked by hook ${before.hook}: ${before.reason}`
-          : `hook ${before.hook} rewrote the input into an invalid one`,
-    };
-    decide(services, tool, context, decision, 'hook');
-    const text =
-      before.kind === 'block'
-        ? `Tool "${tool.name}" was not run: blocked by hook ${before.hook}: ${before.reason}`
-        : `Tool "${tool.name}" was not run: hook ${before.hook} rewrote its input into one the tool rejects.\n${before.message}`;
-    return permissionRefusal(text, decision, { hook: before.hook });
+  const checks = () => checkCall(services, tool, stripUndeclared(validated.input, keys), keys, context);
+  const sequencer = services.sequencer;
+  let checked: CheckedCall;
+  if (sequencer === undefined) {
+    checked = await checks();
+  } else {
+    const key = turnKey(context);
+    checked = await sequencer.sequence(key, checks);
+    // The turn's remaining checks go first: hooks never overlap the calls of their own turn.
+    if (checked.run) await sequencer.idle(key);
   }
-  const final = validateInput(tool, stripUndeclared(before.input, keys));
-  if (!final.ok) return errorResult(final.message);
-
-  const verdict = await checkPermission(services, tool, stripUndeclared(final.parsed, keys), context);
-  if (!verdict.run) return verdict.result;
+  if (!checked.run) return checked.result;
+  const final = { input: checked.input };
 
   const modeBefore = context.mode?.get();
   const started = performance.now();
