@@ -79,6 +79,37 @@ describe('enter_plan_mode and exit_plan_mode', () => {
     expect(mode.get()).toBe('default');
   });
 
+  it('asks the user when it can, and leaves plan mode only on approval', async () => {
+    const mode = runMode('plan');
+    const questions: string[] = [];
+    const answers = ['Make step 2 smaller', 'Approve'];
+    const context = testContext({
+      mode,
+      ask: async (question) => {
+        questions.push(question.question);
+        return { answered: true, answer: answers.shift() as string };
+      },
+    });
+    const refused = await executeTool(exitPlanModeTool, { plan: 'Step 1. Step 2.' }, context);
+    expect(refused.isError).toBe(true);
+    expect(resultText(refused)).toContain('Make step 2 smaller');
+    expect(mode.get()).toBe('plan');
+    const approved = await executeTool(exitPlanModeTool, { plan: 'Step 1. Step 2a. Step 2b.' }, context);
+    expect(approved.isError).toBeUndefined();
+    expect(approved.metadata).toMatchObject({ approved: true });
+    expect(mode.get()).toBe('default');
+    expect(questions[1]).toContain('Step 2b');
+  });
+
+  it('stays in plan mode when nobody can answer the approval question', async () => {
+    const mode = runMode('plan');
+    const context = testContext({ mode, ask: async () => ({ answered: false, reason: 'non-interactive run' }) });
+    const result = await executeTool(exitPlanModeTool, { plan: 'Do it.' }, context);
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toContain('non-interactive run');
+    expect(mode.get()).toBe('plan');
+  });
+
   it('declares the permissions the guard relies on', () => {
     expect(enterPlanModeTool.permission).toBe('read-only');
     expect(exitPlanModeTool.permission).toBe('write');

@@ -7,6 +7,9 @@ export const ENTER_PLAN_MODE_TOOL_NAME = 'enter_plan_mode';
 /** Name of the tool that leaves plan mode; the plan-mode guard lets it through. */
 export const EXIT_PLAN_MODE_TOOL_NAME = 'exit_plan_mode';
 
+/** The answer that approves a plan when exit_plan_mode asks the user. */
+const APPROVE = 'Approve';
+
 const NOT_SUPPORTED =
   'Plan mode is not supported by this host. Do not retry: plan in your reply instead, and ask before making changes.';
 
@@ -40,8 +43,10 @@ export const enterPlanModeTool = defineTool({
 });
 
 /**
- * Leaves plan mode with the plan as its argument and returns the plan for the user to approve;
- * write tools are allowed again afterwards.
+ * Leaves plan mode with the plan as its argument. When the context can ask the user, the plan is
+ * put to them first and plan mode ends only on "Approve" (any other answer keeps it on, with the
+ * answer in the result); without a user the plan is returned for the host to show. Write tools
+ * are allowed again afterwards.
  */
 export const exitPlanModeTool = defineTool({
   name: EXIT_PLAN_MODE_TOOL_NAME,
@@ -66,6 +71,32 @@ export const exitPlanModeTool = defineTool({
     if (context.mode === undefined) return errorResult(NOT_SUPPORTED);
     if (context.mode.get() !== 'plan') {
       return errorResult('Not in plan mode, so there is nothing to exit. Go on with the task (no need to call this).');
+    }
+    if (context.ask !== undefined) {
+      // A user is there: plan mode ends only when they approve the plan.
+      const answer = await context.ask(
+        {
+          question: `Approve this plan?\n\n${plan}`,
+          options: [
+            { label: APPROVE, description: 'Leave plan mode and carry out the plan.' },
+            { label: 'Keep planning', description: 'Stay in plan mode; say what to change.' },
+          ],
+        },
+        context.signal,
+      );
+      if (!answer.answered || answer.answer.trim().toLowerCase() !== APPROVE.toLowerCase()) {
+        const why = answer.answered ? `The user answered: ${answer.answer}` : `No approval: ${answer.reason}`;
+        return errorResult(
+          `The plan was not approved, so plan mode stays on (only read-only tools run). ${why}. Revise the plan, then call exit_plan_mode again.`,
+          { mode: 'plan', plan, approved: false },
+        );
+      }
+      context.mode.set('default');
+      return textResult(`Plan mode is off: the user approved the plan. Carry it out now.\n\n${plan}`, {
+        mode: 'default',
+        plan,
+        approved: true,
+      });
     }
     context.mode.set('default');
     return textResult(`Plan mode is off. The plan, for the user to approve:\n\n${plan}`, {
