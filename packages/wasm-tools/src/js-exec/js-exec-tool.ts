@@ -1,7 +1,7 @@
 import { defineTool, errorResult } from '@boxagnts/tools';
 import { z } from 'zod';
 import { formatJsResult } from './format-js-result.js';
-import { QuickJsEngine } from './quickjs-engine.js';
+import { runJsInThread } from './js-exec-thread.js';
 
 /** Default time one evaluation may run, in milliseconds. */
 export const JS_EXEC_DEFAULT_TIMEOUT_MS = 10_000;
@@ -61,7 +61,8 @@ function positive(name: string, value: number | undefined, fallback: number): nu
 }
 
 /**
- * Creates the `js_exec` tool: JavaScript evaluated in QuickJS compiled to WebAssembly, a fresh
+ * Creates the `js_exec` tool: JavaScript evaluated in QuickJS compiled to WebAssembly on a pooled
+ * worker thread (terminated if it runs past its deadline, so the host never blocks), a fresh
  * context per call on a reused engine, with no host globals and with time, memory, stack and
  * output limits.
  *
@@ -79,7 +80,6 @@ export function createJsExecTool(options: JsExecToolOptions = {}) {
     maxStackBytes: positive('maxStackBytes', options.maxStackBytes, JS_EXEC_DEFAULT_MAX_STACK_BYTES),
     maxOutputBytes: positive('maxOutputBytes', options.maxOutputBytes, JS_EXEC_DEFAULT_MAX_OUTPUT_BYTES),
   };
-  const engine = new QuickJsEngine(limits);
   return defineTool({
     name: 'js_exec',
     description: DESCRIPTION,
@@ -87,9 +87,8 @@ export function createJsExecTool(options: JsExecToolOptions = {}) {
     permission: 'execute',
     execute: async ({ code }, context) => {
       try {
-        return formatJsResult(await engine.run(code, context.signal), limits.timeoutMs);
+        return formatJsResult(await runJsInThread(code, limits, context.signal), limits.timeoutMs);
       } catch (error) {
-        engine.reset();
         const message = error instanceof Error ? error.message : String(error);
         return errorResult(`js_exec could not start its JavaScript engine: ${message}`);
       }

@@ -1,0 +1,81 @@
+import { resultText, type ToolContext } from '@boxagnts/tools';
+import { describe, expect, it } from 'vitest';
+import { withTickMonitor } from '../thread-pool/tick-monitor.test-helpers.js';
+import { createJsExecTool } from './js-exec-tool.js';
+
+// Issue 12: js_exec evaluated on the host's thread, blocking its event loop for the whole
+// evaluation (up to 10 s by default). Each call here runs while a host timer ticks every 20 ms.
+
+function context(signal = new AbortController().signal): ToolContext {
+  return { root: process.cwd(), signal, sessionId: 's', turnId: 't', toolCallId: 'c' };
+}
+
+const MAX_GAP_MS = 1_000;
+
+describe('js_exec never blocks the host', () => {
+  it('a CPU-bound loop ends at its deadline while host timers keep firing', async () => {
+    const tool = createJsExecTool({ timeoutMs: 3_000 });
+    const { value: result, report } = await withTickMonitor(() =>
+      tool.execute({ code: 'let x = 0; for (;;) x++;' }, context()),
+    );
+    expect(result.isError).toBe(true);
+    expect(result.metadata).toMatchObject({ outcome: 'timed-out' });
+    expect(resultText(result)).toContain('longer than 3000 ms');
+    expect(report.longestGapMs).toBeLessThan(MAX_GAP_MS);
+    expect(report.elapsedMs).toBeLessThan(3_000 + MAX_GAP_MS * 4);
+  });
+
+  it('a backtracking regular expression ends at its deadline while host timers keep firing', async () => {
+    const tool = createJsExecTool({ timeoutMs: 2_000 });
+    const { value: result, report } = await withTickMonitor(() =>
+      tool.execute({ code: "/^(a|a)*$/.test('a'.repeat(40) + '!')" }, context()),
+    );
+    expect(result.isError).toBe(true);
+    expect(result.metadata).toMatchObject({ outcome: 'timed-out' });
+    expect(report.longestGapMs).toBeLessThan(MAX_GAP_MS);
+  });
+
+  it('a memory bomb ends as out of memory while host timers keep firing', async () => {
+    const tool = createJsExecTool({ timeoutMs: 20_000, memoryLimitBytes: 32 * 1024 * 1024 });
+    const { value: result, report } = await withTickMonitor(() =>
+      tool.execute(
+        { code: 'const xs = []; for (;;) xs.push({ a: [1, 2, 3], s: "x".repeat(100) + xs.length });' },
+        context(),
+      ),
+    );
+    expect(result.isError).toBe(true);
+    expect(result.metadata).toMatchObject({ outcome: 'out-of-memory' });
+    expect(report.longestGapMs).toBeLessThan(MAX_GAP_MS);
+    const after = await tool.execute({ code: '1 + 1' }, context());
+    expect(resultText(after)).toBe('result: 2');
+  });
+
+  it('an abort stops a synchronous loop long before its deadline', async () => {
+    const tool = createJsExecTool({ timeoutMs: 60_000 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const { value: result, report } = await withTickMonitor(() =>
+      tool.execute({ code: 'for (;;) {}' }, context(controller.signal)),
+    );
+    expect(result.metadata).toMatchObject({ outcome: 'aborted' });
+    expect(report.longestGapMs).toBeLessThan(MAX_GAP_MS);
+    expect(report.elapsedMs).toBeLessThan(30_000);
+    const after = await tool.execute({ code: '"fine"' }, context());
+    expect(resultText(after)).toBe('result: fine');
+  });
+
+  it('runs several calls at once without one blocking the others', async () => {
+    const tool = createJsExecTool({ timeoutMs: 1_500 });
+    const { value: results, report } = await withTickMonitor(() =>
+      Promise.all([
+        tool.execute({ code: 'for (;;) {}' }, context()),
+        tool.execute({ code: 'for (;;) {}' }, context()),
+        tool.execute({ code: '[1, 2, 3].map((n) => n * 2)' }, context()),
+      ]),
+    );
+    expect(results[0]?.metadata).toMatchObject({ outcome: 'timed-out' });
+    expect(results[1]?.metadata).toMatchObject({ outcome: 'timed-out' });
+    expect(resultText(results[2]!)).toBe('result: [2, 4, 6]');
+    expect(report.longestGapMs).toBeLessThan(MAX_GAP_MS);
+  });
+});
