@@ -305,6 +305,13 @@ export type {
   ThinkingEffort,
 } from './spec/request.js';
 export type { AssistantResponse } from './spec/response.js';
+export {
+  isSplicedStreamError,
+  isStreamEventTooLargeError,
+  SplicedStreamError,
+  type SplicedStreamKind,
+  StreamEventTooLargeError,
+} from './spec/stream-protocol-errors.js';
 export type {
   ErrorEvent,
   MessageEndEvent,

@@ -11,6 +11,7 @@ import type { JsonValue } from '../../spec/json-value.js';
 import type { LlmError } from '../../spec/llm-error.js';
 import type { ProviderMetadata } from '../../spec/provider-metadata.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
+import { SplicedStreamError } from '../../spec/stream-protocol-errors.js';
 import { type AnthropicErrorContext, classifyAnthropicStreamError } from './anthropic-errors.js';
 import {
   type AnthropicUsage,
@@ -46,7 +47,8 @@ type OpenBlock =
  * without holding the text. The non-streamed path feeds it the events of a whole message, so both
  * paths assemble the same message.
  *
- * - A block's id is its wire `index`. Text, thinking (with `signature_delta` pieces), redacted
+ * - A block's id is its wire `index`, made unique in the message (`<index>_2`, ... when a server
+ *   reuses an index for a new block). Text, thinking (with `signature_delta` pieces), redacted
  *   thinking (complete at its start) and tool calls become their stream events; text a block
  *   carries at its start (some compatible servers send it there) is emitted as its first delta.
  * - A tool call's arguments are the `input_json_delta` pieces, parsed once at `content_block_stop`
@@ -59,6 +61,9 @@ type OpenBlock =
  *   later turn (e.g. continuing after `pause_turn`) sends them back in place.
  * - `message_delta` usage is cumulative: the last value of each field wins. `stop_details`
  *   (refusals), `stop_sequence` and `container` are kept on the message metadata.
+ * - A second `message_start` after content (or with another id) is a second message spliced into the
+ *   stream: the stream ends with a {@link SplicedStreamError}, never a merge. A repeated
+ *   `message_start` with the same id before any content is ignored.
  * - `ping` and unknown event or delta types yield nothing; an `error` event becomes a terminal
  *   `error` event classified like an HTTP error of its type; a `data:` line that is not JSON is a
  *   terminal `server` error (before any content the attempt is retried).
@@ -68,6 +73,9 @@ type OpenBlock =
 export class AnthropicStreamDecoder {
   private readonly blocks = new Map<number, OpenBlock>();
   private readonly toolCallIds = new Set<string>();
+  private readonly blockIds = new Set<string>();
+  private messageStarted = false;
+  private messageId: string | undefined;
   private readonly serverBlocks: AnthropicServerBlock[] = [];
   private contentBlocks = 0;
   private started = false;
@@ -151,6 +159,23 @@ export class AnthropicStreamDecoder {
     const parsed = messageStartEventSchema.safeParse(event);
     if (!parsed.success) return;
     const { message } = parsed.data;
+    const id = message.id ?? undefined;
+    const contentSeen = this.contentBlocks > 0 || this.blocks.size > 0 || this.blockIds.size > 0;
+    if (this.messageStarted || contentSeen) {
+      if (!contentSeen && id === this.messageId) return;
+      this.fail(
+        new SplicedStreamError({
+          providerId: this.options.errorContext.providerId,
+          kind: 'second-message-start',
+          ...(this.messageId === undefined ? {} : { firstMessageId: this.messageId }),
+          ...(id === undefined ? {} : { secondMessageId: id }),
+        }),
+        out,
+      );
+      return;
+    }
+    this.messageStarted = true;
+    this.messageId = id;
     this.start(out, message.id, message.model);
     if (message.usage !== null && message.usage !== undefined) {
       this.usage = mergeAnthropicUsage(this.usage, message.usage);
@@ -164,7 +189,7 @@ export class AnthropicStreamDecoder {
     this.start(out);
     const { index, content_block: block } = parsed.data;
     if (this.blocks.has(index)) this.closeBlock(index, out);
-    const blockId = String(index);
+    const blockId = this.uniqueBlockId(index);
     switch (block.type) {
       case 'text': {
         this.openBlock(index, { kind: 'text', blockId });
@@ -347,6 +372,14 @@ export class AnthropicStreamDecoder {
   private fail(error: LlmError, out: StreamEvent[]): void {
     this.finished = true;
     out.push({ type: 'error', error });
+  }
+
+  /** The wire index as a block id, suffixed when this message already used it (ids never repeat). */
+  private uniqueBlockId(index: number): string {
+    let id = String(index);
+    for (let suffix = 2; this.blockIds.has(id); suffix += 1) id = `${index}_${suffix}`;
+    this.blockIds.add(id);
+    return id;
   }
 
   /** The id to use for a tool call: the vendor's, or `call_<index>` when missing, made unique in the message. */

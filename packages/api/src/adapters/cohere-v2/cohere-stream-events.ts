@@ -4,6 +4,7 @@ import { createToolInputBuffer, type ToolInputBuffer } from '../../shared/tool-i
 import { UniqueToolCallIds as ToolCallIds } from '../../shared/unique-tool-call-ids.js';
 import { createLlmError } from '../../spec/create-llm-error.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
+import { SplicedStreamError } from '../../spec/stream-protocol-errors.js';
 import { COHERE_PROTOCOL_ID } from './build-cohere-request.js';
 import { cohereStreamError } from './cohere-errors.js';
 import {
@@ -58,6 +59,7 @@ export class CohereStreamDecoder {
   private finished = false;
   /** `content-<index>` strings by index, so a delta does not build its block id again. */
   private readonly contentIds: string[] = [];
+  private messageId: string | undefined;
 
   constructor(private readonly context: { providerId: string; model: string }) {}
 
@@ -88,6 +90,20 @@ export class CohereStreamDecoder {
         break;
       }
       case 'message-start':
+        if (this.started) {
+          // A second message in one stream (after content or with another id) is never merged.
+          this.finished = true;
+          out.push({
+            type: 'error',
+            error: new SplicedStreamError({
+              providerId: this.context.providerId,
+              kind: 'second-message-start',
+              ...(this.messageId === undefined ? {} : { firstMessageId: this.messageId }),
+              ...(event.id === undefined || event.id === null ? {} : { secondMessageId: event.id }),
+            }),
+          });
+          return;
+        }
         this.start(out, event.id);
         break;
       case 'content-start': {
@@ -190,6 +206,7 @@ export class CohereStreamDecoder {
   private start(out: StreamEvent[], id?: string): void {
     if (this.started) return;
     this.started = true;
+    this.messageId = id;
     out.push({ type: 'message-start', model: this.context.model, ...(id === undefined ? {} : { id }) });
   }
 

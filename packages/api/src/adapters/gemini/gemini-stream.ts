@@ -2,6 +2,7 @@ import { checkToolInputValue, parseToolInput, type ToolInputParseResult } from '
 import type { LlmError } from '../../spec/llm-error.js';
 import type { ProviderMetadata } from '../../spec/provider-metadata.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
+import { SplicedStreamError } from '../../spec/stream-protocol-errors.js';
 import type { FinishReason } from '../../spec/usage.js';
 import { geminiStreamError } from './gemini-errors.js';
 import { mapGeminiBlockReason, mapGeminiFinishReason } from './gemini-finish-reason.js';
@@ -54,6 +55,7 @@ type OpenBlock =
  */
 export class GeminiResponseMapper {
   private started = false;
+  private responseId: string | undefined;
   private nextBlock = 0;
   private open: OpenBlock | undefined;
   private readonly usedIds = new Set<string>();
@@ -88,6 +90,23 @@ export class GeminiResponseMapper {
       this.errored = true;
       out.push({ type: 'error', error: this.streamError(response.error) });
       return out;
+    }
+    if (response.responseId !== undefined && response.responseId !== '') {
+      if (this.responseId !== undefined && response.responseId !== this.responseId) {
+        // Another response spliced into this stream: never merged into the first.
+        this.errored = true;
+        out.push({
+          type: 'error',
+          error: new SplicedStreamError({
+            providerId: this.options.providerId,
+            kind: 'changed-message-id',
+            firstMessageId: this.responseId,
+            secondMessageId: response.responseId,
+          }),
+        });
+        return out;
+      }
+      this.responseId = response.responseId;
     }
     if (!this.started) {
       this.started = true;

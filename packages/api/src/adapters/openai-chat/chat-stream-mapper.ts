@@ -5,6 +5,7 @@ import type { StreamEventBatch } from '../../shared/stream-with-retries.js';
 import { createUsage } from '../../shared/usage.js';
 import type { ProviderMetadata } from '../../spec/provider-metadata.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
+import { SplicedStreamError } from '../../spec/stream-protocol-errors.js';
 import type { FinishReason, Usage } from '../../spec/usage.js';
 import { classifyStreamError } from './map-error.js';
 import { mapFinishReason } from './map-finish-reason.js';
@@ -33,13 +34,16 @@ type OpenContent = { type: 'text' | 'thinking'; blockId: string; refusal: boolea
  * closes every open block; the message ends at `[DONE]`, or at the end of the body when a finish
  * reason came (servers that omit `[DONE]`). A body that ends with neither is a truncated stream: no
  * `message-end`, so the retry layer reports it. An `error` in a chunk ends the stream with an
- * `error` event. Usage: the last one reported wins (some servers repeat it on every chunk).
+ * `error` event. Usage: the last one reported wins (some servers repeat it on every chunk). A chunk
+ * whose `id` differs from the message's (a second completion spliced into the stream) ends it with
+ * a `SplicedStreamError`; chunks without an id are read as part of the message.
  *
  * Written to message metadata under `openai-chat`: `citations` and `search_results` (Perplexity),
  * `reasoning_details` (OpenRouter, merged by `index`). A refusal text block carries `{refusal: true}`.
  */
 export class ChatStreamMapper {
   private started = false;
+  private messageId: string | undefined;
   private failed = false;
   private ended = false;
   private blockCounter = 0;
@@ -84,7 +88,23 @@ export class ChatStreamMapper {
       return;
     }
     const choices = chunk.choices ?? [];
-    if (!this.started && ((chunk.id ?? '') !== '' || choices.length > 0)) this.start(chunk, events);
+    const id = chunk.id ?? '';
+    if (id !== '' && this.messageId !== undefined && id !== this.messageId) {
+      this.failed = true;
+      events.push({
+        type: 'error',
+        error: new SplicedStreamError({
+          providerId: this.options.providerId,
+          kind: 'changed-message-id',
+          firstMessageId: this.messageId,
+          secondMessageId: id,
+          ...(this.options.url === undefined ? {} : { url: this.options.url }),
+        }),
+      });
+      return;
+    }
+    if (id !== '') this.messageId = id;
+    if (!this.started && (id !== '' || choices.length > 0)) this.start(chunk, events);
     for (const choice of choices) {
       // One answer per request (no `n > 1`): only the first choice is read.
       if ((choice.index ?? 0) !== 0) continue;

@@ -1,6 +1,7 @@
 import type { SseEvent } from '../../shared/sse-parser.js';
 import { createLlmError } from '../../spec/create-llm-error.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
+import { SplicedStreamError } from '../../spec/stream-protocol-errors.js';
 import { mapOpenAIResponsesFinishReason } from './map-openai-responses-finish-reason.js';
 import { mapOpenAIResponsesUsage } from './map-openai-responses-usage.js';
 import { classifyOpenAIResponsesStreamError } from './openai-responses-errors.js';
@@ -59,6 +60,8 @@ export class OpenAIResponsesStreamMapper {
   private readonly skippedNames: string[] = [];
   private skipped = 0;
   private started = false;
+  private sawCreated = false;
+  private responseId: string | undefined;
   private hasToolCalls = false;
   private hasRefusal = false;
   /** The part the last text delta went to (reset by every `register`): its next deltas skip the lookups. */
@@ -109,8 +112,7 @@ export class OpenAIResponsesStreamMapper {
       case 'response.created':
       case 'response.queued':
       case 'response.in_progress':
-        this.start(record.response, out);
-        return false;
+        return this.announce(record.response, record.type === 'response.created', out);
       case 'response.output_item.added':
         this.itemAdded(record, out);
         return false;
@@ -173,11 +175,41 @@ export class OpenAIResponsesStreamMapper {
     return classifyOpenAIResponsesStreamError(error, { providerId: this.options.providerId, source });
   }
 
+  /**
+   * `response.created` / `queued` / `in_progress`: the first starts the message; a later one with
+   * another response id, or a second `response.created` after output items, is a second response
+   * spliced into the stream and ends it with a {@link SplicedStreamError} (returns true).
+   */
+  private announce(raw: unknown, created: boolean, out: StreamEvent[]): boolean {
+    if (!this.started) {
+      this.sawCreated = created;
+      this.start(raw, out);
+      return false;
+    }
+    const response = openaiResponsesResponseSchema.safeParse(raw);
+    const id = response.success ? response.data.id : undefined;
+    const changed = id !== undefined && this.responseId !== undefined && id !== this.responseId;
+    const again = created && (this.sawCreated || this.items.size > 0);
+    this.sawCreated ||= created;
+    if (!changed && !again) return false;
+    out.push({
+      type: 'error',
+      error: new SplicedStreamError({
+        providerId: this.options.providerId,
+        kind: changed ? 'changed-message-id' : 'second-message-start',
+        ...(this.responseId === undefined ? {} : { firstMessageId: this.responseId }),
+        ...(id === undefined ? {} : { secondMessageId: id }),
+      }),
+    });
+    return true;
+  }
+
   private start(raw: unknown, out: StreamEvent[]): void {
     if (this.started) return;
     const response = openaiResponsesResponseSchema.safeParse(raw);
     this.started = true;
     const id = response.success ? response.data.id : undefined;
+    this.responseId = id;
     const model = response.success ? response.data.model : undefined;
     out.push({
       type: 'message-start',
