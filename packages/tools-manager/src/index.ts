@@ -45,6 +45,7 @@ export {
   type McpToolSource,
   type McpToolSourceOptions,
 } from './mcp/mcp-tool-source.js';
+export { MAX_MCP_SCHEMA_DEPTH, MAX_MCP_SCHEMA_NODES } from './mcp/schema-bounds.js';
 export { type NativeToolSourceOptions, nativeToolSource } from './native-source/native-tool-source.js';
 export { SUBJECT_FIELDS, type SubjectField } from './permissions/call-subject.js';
 export { HARMLESS_ENVIRONMENT_VARIABLES } from './permissions/command-candidates.js';

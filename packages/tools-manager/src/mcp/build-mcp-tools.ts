@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { type McpToolAnnotations, mapToolPermission } from './map-tool-permission.js';
 import { assignMcpToolNames } from './mcp-tool-names.js';
 import { createToolNameFilter } from './name-patterns.js';
+import { schemaBoundsProblem } from './schema-bounds.js';
 
 /** A tool as an MCP server lists it (`tools/list`), loosely typed. */
 export interface McpListedTool {
@@ -27,6 +28,8 @@ export interface BuiltMcpTools {
   tools: AnyTool[];
   /** Server tools left out because they can only run as MCP tasks (`execution.taskSupport: "required"`). */
   unsupported: string[];
+  /** Server tools refused because what the server listed cannot be used safely (an input schema out of bounds). */
+  refused: Array<{ name: string; reason: string }>;
 }
 
 /** Longest description kept: some servers put whole manuals there, which every turn would pay for. */
@@ -71,9 +74,12 @@ export function buildMcpTools(options: {
   });
   const unsupported: string[] = [];
   const usable: McpListedTool[] = [];
+  const refused: Array<{ name: string; reason: string }> = [];
   for (const tool of options.listed) {
     if (!offered(tool.name)) continue;
-    if (tool.execution?.taskSupport === 'required') unsupported.push(tool.name);
+    const problem = schemaBoundsProblem(tool.inputSchema);
+    if (problem !== undefined) refused.push({ name: tool.name, reason: problem });
+    else if (tool.execution?.taskSupport === 'required') unsupported.push(tool.name);
     else usable.push(tool);
   }
   const names = assignMcpToolNames(
@@ -93,5 +99,5 @@ export function buildMcpTools(options: {
       execute: (input, context) => options.call(listed.name, input, context),
     }),
   );
-  return { tools, unsupported };
+  return { tools, unsupported, refused };
 }

@@ -25,6 +25,8 @@ export interface McpServerStatus {
   toolCount: number;
   /** Server tools left out because they can only run as MCP tasks. */
   unsupportedTools: string[];
+  /** Server tools refused, with why (an input schema nested too deep or too large); the other tools load. */
+  refusedTools: Array<{ name: string; reason: string }>;
   /** Successful reconnects so far. */
   reconnects: number;
   /** Failed connect attempts since the last success. */
@@ -99,6 +101,7 @@ export function createMcpToolSource(config: McpServerConfig, options: McpToolSou
   let tools: readonly AnyTool[] = [];
   let signature: string | undefined;
   let unsupportedTools: string[] = [];
+  let refusedTools: Array<{ name: string; reason: string }> = [];
   let serverInfo: { name: string; version: string } | undefined;
   let refreshCount = 0;
 
@@ -179,9 +182,10 @@ export function createMcpToolSource(config: McpServerConfig, options: McpToolSou
     const listed: McpListedTool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
+      // Listing is part of starting up: it gets the connect timeout, not the per-call one.
       const result = await client.listTools(cursor === undefined ? undefined : { cursor }, {
         ...(signal === undefined ? {} : { signal }),
-        timeout: timeoutMs,
+        timeout: resolved.connectTimeoutMs,
       });
       listed.push(...(result.tools as McpListedTool[]));
       cursor = result.nextCursor;
@@ -222,6 +226,13 @@ export function createMcpToolSource(config: McpServerConfig, options: McpToolSou
     tools = next;
     signature = nextSignature;
     unsupportedTools = built.unsupported;
+    refusedTools = built.refused;
+    for (const refused of built.refused) {
+      options.logger?.warn(`MCP server "${server}": tool "${refused.name}" was refused: ${refused.reason}`, {
+        server,
+        tool: refused.name,
+      });
+    }
     if (listing.info !== undefined) serverInfo = { name: listing.info.name, version: listing.info.version };
     return { tools: next, changed };
   }
@@ -253,6 +264,7 @@ export function createMcpToolSource(config: McpServerConfig, options: McpToolSou
         ...(serverInfo === undefined ? {} : { serverInfo }),
         toolCount: tools.length,
         unsupportedTools: [...unsupportedTools],
+        refusedTools: refusedTools.map((refused) => ({ ...refused })),
         reconnects: connection.reconnects,
         failedAttempts: connection.failedAttempts,
         ...(connection.lastError === undefined ? {} : { lastError: connection.lastError }),
