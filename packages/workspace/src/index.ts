@@ -23,6 +23,7 @@ export {
 export { ConfigError, type ConfigErrorOptions, type ConfigErrorReason, isConfigError } from './config/config-error.js';
 export { type BoxagntsConfig, configSchema } from './config/config-schema.js';
 export { CONFIG_FILE_NAME, DEFAULT_CONFIG_TEXT } from './config/default-config-text.js';
+export { CONFIG_MAX_DEPTH } from './config/jsonc-depth.js';
 export type { KeyReference } from './config/key-reference.js';
 export { type LoadConfigOptions, loadConfig, parseConfigText } from './config/load-config.js';
 export {

@@ -5,8 +5,31 @@ import { keyReferenceSchema } from './key-reference.js';
 
 /** Names used as keys (provider ids, agent names, MCP server names, presets, tokens). */
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+/** Keys that name parts of every JavaScript object; a config holding one could reach an object's prototype. */
+export const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+const RESERVED_MESSAGE = 'is a reserved JavaScript name (__proto__, constructor, prototype); pick another name';
+/** A record key of the config: any string but a {@link RESERVED_KEYS} one. */
+const recordKey = z.string().refine((key) => !RESERVED_KEYS.has(key), RESERVED_MESSAGE);
+/**
+ * A record of the config that refuses an own `__proto__` key (zod's record drops it silently, as
+ * `JSON.parse` keeps it as a plain key) as well as the other reserved names (through `key`).
+ */
+function guardedRecord<Key extends z.core.$ZodRecordKey, Value extends z.ZodType>(key: Key, value: Value) {
+  return z.preprocess(
+    (input, context) => {
+      if (typeof input === 'object' && input !== null && Object.hasOwn(input, '__proto__')) {
+        context.addIssue({ code: 'custom', path: ['__proto__'], message: RESERVED_MESSAGE, input });
+      }
+      return input;
+    },
+    z.record(key, value),
+  );
+}
 const name = (what: string) =>
-  z.string().regex(NAME_PATTERN, `${what} names must be 1-64 lowercase letters, digits, "_" or "-"`);
+  z
+    .string()
+    .regex(NAME_PATTERN, `${what} names must be 1-64 lowercase letters, digits, "_" or "-"`)
+    .refine((key) => !RESERVED_KEYS.has(key), RESERVED_MESSAGE);
 
 /** `provider/model` or a bare model name known to the catalogue. */
 export const modelReferenceSchema = z
@@ -27,10 +50,10 @@ export const providerSchema = z.strictObject({
   apiKey: keyReferenceSchema.optional(),
   region: z.string().trim().min(1).optional(),
   /** Values for `{placeholder}`s of the row's base URL (Azure resource, Vertex project, ...). */
-  parameters: z.record(z.string(), z.string()).optional(),
+  parameters: guardedRecord(recordKey, z.string()).optional(),
 });
 /** `providers`: overrides by provider id. */
-export const providersSchema = z.record(name('provider'), providerSchema);
+export const providersSchema = guardedRecord(name('provider'), providerSchema);
 
 /** Models for particular jobs; each falls back to the default model. */
 export const modelsSchema = z.strictObject({
@@ -64,7 +87,7 @@ export const agentSchema = z.strictObject({
     .optional(),
 });
 /** `agents`: by agent name. */
-export const agentsSchema = z.record(name('agent'), agentSchema);
+export const agentsSchema = guardedRecord(name('agent'), agentSchema);
 
 /** Manager/executor presets: a strong model plans, executors on `executorModel` do the work. */
 export const managedAgentSchema = z.strictObject({
@@ -76,7 +99,7 @@ export const managedAgentSchema = z.strictObject({
   isolation: z.enum(['none', 'worktree'], { error: 'must be "none" or "worktree"' }).optional(),
 });
 /** `managedAgents`: presets by name. */
-export const managedAgentsSchema = z.record(name('preset'), managedAgentSchema);
+export const managedAgentsSchema = guardedRecord(name('preset'), managedAgentSchema);
 
 /** The permission modes of tools-manager, in order of how much runs without asking. */
 export const PERMISSION_MODES = ['plan', 'default', 'accept-edits', 'bypass'] as const;
@@ -106,13 +129,13 @@ export const mcpServerSchema = z.strictObject({
         type: z.literal('stdio'),
         command: z.string().trim().min(1, 'must name the program to run'),
         args: z.array(z.string()).optional(),
-        env: z.record(z.string(), stringOrKey).optional(),
+        env: guardedRecord(recordKey, stringOrKey).optional(),
         cwd: z.string().min(1).optional(),
       }),
       z.strictObject({
         type: z.literal('http'),
         url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
-        headers: z.record(z.string(), stringOrKey).optional(),
+        headers: guardedRecord(recordKey, stringOrKey).optional(),
       }),
     ],
     { error: 'must be { "type": "stdio", "command": ... } or { "type": "http", "url": ... }' },
@@ -125,8 +148,11 @@ export const mcpServerSchema = z.strictObject({
   maxReconnects: z.number().int().min(0).max(20, 'must be at most 20').optional(),
 });
 /** `mcpServers`: by server name. */
-export const mcpServersSchema = z.record(
-  z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9-]{0,31}$/, 'MCP server names must be 1-32 letters, digits or "-"'),
+export const mcpServersSchema = guardedRecord(
+  z
+    .string()
+    .regex(/^[a-zA-Z0-9][a-zA-Z0-9-]{0,31}$/, 'MCP server names must be 1-32 letters, digits or "-"')
+    .refine((key) => !RESERVED_KEYS.has(key), RESERVED_MESSAGE),
   mcpServerSchema,
 );
 
@@ -141,7 +167,7 @@ const commandHookSchema = z.strictObject({
   command: z.string().trim().min(1, 'must be the command to run'),
   timeoutMs: milliseconds.optional(),
   cwd: z.string().optional(),
-  env: z.record(z.string(), stringOrKey).optional(),
+  env: guardedRecord(recordKey, stringOrKey).optional(),
 });
 /** `hooks`: command hooks run before and after tool calls. */
 export const hooksSchema = z.strictObject({
@@ -154,7 +180,7 @@ export const gatewaySchema = z.strictObject({
   host: z.string().trim().min(1).optional(),
   port: z.number().int().min(0).max(65_535, 'must be a TCP port (0-65535)').optional(),
   /** Bearer tokens that may use the gateway's API, by name; the values live in the secrets file. */
-  tokens: z.record(name('token'), keyReferenceSchema).optional(),
+  tokens: guardedRecord(name('token'), keyReferenceSchema).optional(),
 });
 
 function isTimeZone(value: string): boolean {

@@ -1,4 +1,5 @@
 import { ConfigError } from './config-error.js';
+import type { EnvSubstitution } from './env-values.js';
 import { ENV_NAME_PATTERN } from './key-reference.js';
 
 const REFERENCE = /\$?\$\{env:([^}]*)\}/g;
@@ -16,13 +17,15 @@ export function formatFieldPath(path: readonly PropertyKey[]): string {
 /**
  * Replaces `${env:NAME}` in every string of a parsed config with the variable's value. A variable that
  * is unset (or empty) is a {@link ConfigError} naming it and the field; there is no silent default.
- * Object keys are not substituted. `$${env:NAME}` writes the text `${env:NAME}` unchanged.
+ * Object keys are not substituted. `$${env:NAME}` writes the text `${env:NAME}` unchanged. Each
+ * substitution is added to `found`, so error messages can hide the values.
  */
 export function substituteEnv(
   value: unknown,
   env: Readonly<Record<string, string | undefined>>,
   file: string,
   path: readonly (string | number)[] = [],
+  found: EnvSubstitution[] = [],
 ): unknown {
   if (typeof value === 'string') {
     return value.replace(REFERENCE, (match: string, name: string) => {
@@ -44,13 +47,15 @@ export function substituteEnv(
           detail: `environment variable ${name} is not set. Set it, or change this field to not use \${env:${name}}.`,
         });
       }
+      found.push({ name, value: resolved });
       return resolved;
     });
   }
-  if (Array.isArray(value)) return value.map((item, index) => substituteEnv(item, env, file, [...path, index]));
+  if (Array.isArray(value)) return value.map((item, index) => substituteEnv(item, env, file, [...path, index], found));
   if (typeof value === 'object' && value !== null) {
     const result: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) result[key] = substituteEnv(item, env, file, [...path, key]);
+    for (const [key, item] of Object.entries(value))
+      result[key] = substituteEnv(item, env, file, [...path, key], found);
     return result;
   }
   return value;

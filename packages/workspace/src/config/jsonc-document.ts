@@ -8,6 +8,9 @@ import {
   printParseErrorCode,
 } from 'jsonc-parser';
 import { ConfigError } from './config-error.js';
+import { RESERVED_KEYS } from './config-sections.js';
+import { formatFieldPath } from './env-substitution.js';
+import { CONFIG_MAX_DEPTH, findTooDeepOffset } from './jsonc-depth.js';
 
 /** A 1-based line and column. */
 export interface TextPosition {
@@ -59,9 +62,19 @@ function describeParseError(code: string): string {
 
 /**
  * Parses JSON with comments and trailing commas. The first syntax error becomes a {@link ConfigError}
- * with its line and column; a document whose top level is not an object is refused too.
+ * with its line and column; a document whose top level is not an object, or nested deeper than
+ * {@link CONFIG_MAX_DEPTH} levels, is refused too.
  */
 export function parseJsoncObject(text: string, file: string): Record<string, unknown> {
+  const tooDeep = findTooDeepOffset(text, CONFIG_MAX_DEPTH);
+  if (tooDeep !== -1) {
+    throw new ConfigError({
+      reason: 'syntax',
+      file,
+      ...positionAt(text, tooDeep),
+      detail: `objects and arrays are nested more than ${CONFIG_MAX_DEPTH} levels deep here; no setting needs that. Remove the extra nesting.`,
+    });
+  }
   const errors: ParseError[] = [];
   const value: unknown = parse(text, errors, PARSE_OPTIONS);
   const first = errors[0];
@@ -77,7 +90,40 @@ export function parseJsoncObject(text: string, file: string): Record<string, unk
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ConfigError({ reason: 'syntax', file, detail: 'must hold one JSON object ({ ... }).' });
   }
+  refuseReservedKeys(text, file);
   return value as Record<string, unknown>;
+}
+
+/**
+ * Refuses `__proto__`, `constructor` and `prototype` as keys anywhere in the file. Parsing turns a
+ * `__proto__` key into the object's prototype (so the key vanishes and its fields are inherited):
+ * the check reads the syntax tree, where every key is still there as written.
+ */
+function refuseReservedKeys(text: string, file: string): void {
+  const root = parseTree(text, [], PARSE_OPTIONS);
+  const stack: { node: JsonNode; path: (string | number)[] }[] = root === undefined ? [] : [{ node: root, path: [] }];
+  while (stack.length > 0) {
+    const { node, path } = stack.pop() as { node: JsonNode; path: (string | number)[] };
+    for (const [index, child] of (node.children ?? []).entries()) {
+      if (node.type === 'array') {
+        stack.push({ node: child, path: [...path, index] });
+        continue;
+      }
+      if (node.type !== 'object' || child.type !== 'property') continue;
+      const key = String(child.children?.[0]?.value ?? '');
+      if (RESERVED_KEYS.has(key)) {
+        throw new ConfigError({
+          reason: 'schema',
+          file,
+          field: formatFieldPath([...path, key]),
+          ...positionAt(text, child.offset),
+          detail: `"${key}" is a reserved JavaScript name and cannot be a key; rename or remove it.`,
+        });
+      }
+      const valueNode = child.children?.[1];
+      if (valueNode !== undefined) stack.push({ node: valueNode, path: [...path, key] });
+    }
+  }
 }
 
 /**

@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { readConfinedFile } from '@boxagnts/tools';
 import { applyConfigDefaults, type ResolvedConfig } from './config-defaults.js';
-import { ConfigError } from './config-error.js';
+import { ConfigError, isConfigError } from './config-error.js';
 import { configSchema } from './config-schema.js';
 import { formatFieldPath, substituteEnv } from './env-substitution.js';
+import { type EnvSubstitution, rememberEnvValues, scrubConfigError } from './env-values.js';
 import { findRawSecrets } from './find-raw-secrets.js';
 import { locateField, parseJsoncObject } from './jsonc-document.js';
 import { schemaIssueToError } from './schema-issue.js';
@@ -85,15 +86,23 @@ function refuseRawSecrets(value: unknown, text: string, file: string, afterSubst
 export function parseConfigText(text: string, file: string, options: LoadConfigOptions = {}): ResolvedConfig {
   const raw = parseJsoncObject(text, file);
   refuseRawSecrets(raw, text, file, false);
-  const substituted = substituteEnv(raw, options.env ?? process.env, file);
+  const found: EnvSubstitution[] = [];
+  const substituted = substituteEnv(raw, options.env ?? process.env, file, [], found);
   refuseRawSecrets(substituted, text, file, true);
   const parsed = configSchema.safeParse(substituted);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     if (issue === undefined) throw new ConfigError({ reason: 'schema', file, detail: 'is invalid.' });
-    throw schemaIssueToError(issue, configSchema, text, file);
+    // A message may quote a field's value; one that came from the environment is shown as its reference.
+    throw scrubConfigError(schemaIssueToError(issue, configSchema, text, file), found);
   }
-  return applyConfigDefaults(parsed.data, file, options.baseDir ?? dirname(file));
+  try {
+    const config = applyConfigDefaults(parsed.data, file, options.baseDir ?? dirname(file));
+    rememberEnvValues(config, found);
+    return config;
+  } catch (error) {
+    throw isConfigError(error) ? scrubConfigError(error, found) : error;
+  }
 }
 
 /**

@@ -13,6 +13,8 @@ function childSchemas(schema: SchemaNode, segment: PropertyKey): SchemaNode[] {
     case 'nullable':
     case 'readonly':
       return childSchemas(def.innerType as SchemaNode, segment);
+    case 'pipe':
+      return childSchemas(def.out as SchemaNode, segment);
     case 'object': {
       const child = (def.shape as Record<string, SchemaNode>)[String(segment)];
       return child === undefined ? [] : [child];
@@ -36,6 +38,8 @@ function objectKeys(schema: SchemaNode): string[] {
     case 'nullable':
     case 'readonly':
       return objectKeys(def.innerType as SchemaNode);
+    case 'pipe':
+      return objectKeys(def.out as SchemaNode);
     case 'object':
       return Object.keys(def.shape as object);
     case 'union':

@@ -2,6 +2,8 @@ import type { FormattingOptions, JSONPath } from 'jsonc-parser';
 import { type AtomicWriteOperations, writeFileAtomic } from './atomic-write.js';
 import type { ResolvedConfig } from './config-defaults.js';
 import { ConfigError } from './config-error.js';
+import { formatFieldPath } from './env-substitution.js';
+import { CONFIG_MAX_DEPTH, valueDepthExceeds } from './jsonc-depth.js';
 import { parseJsoncObject } from './jsonc-document.js';
 import { editJsonc } from './jsonc-edit.js';
 import { type LoadConfigOptions, parseConfigText, readConfigFile } from './load-config.js';
@@ -52,6 +54,16 @@ async function writeChanges(
   changes: readonly [JSONPath, unknown][],
   options: UpdateConfigOptions,
 ): Promise<ResolvedConfig> {
+  for (const [fieldPath, value] of changes) {
+    if (fieldPath.length + 1 > CONFIG_MAX_DEPTH || valueDepthExceeds(value, CONFIG_MAX_DEPTH - fieldPath.length)) {
+      throw new ConfigError({
+        reason: 'schema',
+        file: path,
+        field: formatFieldPath(fieldPath.filter((part) => typeof part !== 'symbol')),
+        detail: `the new value is nested more than ${CONFIG_MAX_DEPTH} levels deep (or refers to itself); no setting needs that. Pass a flatter value. The file was not changed.`,
+      });
+    }
+  }
   const formattingOptions = detectFormatting(text);
   let updated = text;
   for (const [fieldPath, value] of changes) {

@@ -4,6 +4,7 @@ import { redactSecrets } from '@boxagnts/api';
 import type { ResolvedConfig } from '../config/config-defaults.js';
 import { ConfigError } from '../config/config-error.js';
 import { DEFAULT_CONFIG_TEXT } from '../config/default-config-text.js';
+import { envValuesOf, scrubEnvValues } from '../config/env-values.js';
 import { loadConfig } from '../config/load-config.js';
 import { loadOutputStyles } from '../config/output-styles.js';
 import { resolveKeyReference } from '../config/resolve-key-reference.js';
@@ -113,7 +114,10 @@ export async function openWorkspace(dir: string, options: OpenWorkspaceOptions =
       reason: 'schema',
       file: config.file,
       field: 'outputStyle',
-      detail: `no output style "${config.outputStyle}". Use one of ${styles.map((style) => style.name).join(', ')}, or add output-styles/${config.outputStyle}.md.`,
+      detail: scrubEnvValues(
+        `no output style "${config.outputStyle}". Use one of ${styles.map((style) => style.name).join(', ')}, or add output-styles/${config.outputStyle}.md.`,
+        envValuesOf(config),
+      ),
     });
   }
 

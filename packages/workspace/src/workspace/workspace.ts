@@ -3,6 +3,7 @@ import type { JSONPath } from 'jsonc-parser';
 import { type AgentsMd, composeAgentsMd } from '../config/agents-md.js';
 import type { ResolvedConfig } from '../config/config-defaults.js';
 import { ConfigError } from '../config/config-error.js';
+import { envValuesOf, scrubEnvValues } from '../config/env-values.js';
 import type { KeyReference } from '../config/key-reference.js';
 import { type LoadConfigOptions, loadConfig } from '../config/load-config.js';
 import { loadOutputStyles, type OutputStyle } from '../config/output-styles.js';
@@ -152,7 +153,10 @@ export class Workspace {
       reason: 'schema',
       file: this.#config.file,
       field: 'outputStyle',
-      detail: `no output style "${this.#config.outputStyle}" (was output-styles/${this.#config.outputStyle}.md removed?). Restore it or pick another style.`,
+      detail: scrubEnvValues(
+        `no output style "${this.#config.outputStyle}" (was output-styles/${this.#config.outputStyle}.md removed?). Restore it or pick another style.`,
+        envValuesOf(this.#config),
+      ),
     });
   }
 
