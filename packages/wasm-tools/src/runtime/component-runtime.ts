@@ -63,12 +63,20 @@ export interface LoadFunctionComponentOptions {
 export interface LoadCommandToolOptions {
   /** Host environment variables the user grants; the tool gets those its manifest lists. Default: none. */
   grantEnv?: EnvGrant;
+  /** Protected paths for the tool's guest; default the runtime's. */
+  protectedPaths?: readonly string[];
+  /** Secret paths for the tool's guest; default the runtime's. */
+  secretPaths?: readonly string[];
 }
 
-/** Options for loading a tools folder. */
+/** Options for loading a tools folder (applied to every component in it). */
 export interface LoadToolsFolderOptions {
   /** Host environment variables the user grants, per tool name (or one list for all). Default: none. */
   grantEnv?: EnvGrant;
+  /** Protected paths for the guests; default the runtime's. */
+  protectedPaths?: readonly string[];
+  /** Secret paths for the guests; default the runtime's. */
+  secretPaths?: readonly string[];
 }
 
 /** A component the runtime has transpiled (see {@link ComponentRuntime.prepare}). */
@@ -243,6 +251,20 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
     return runJob(job, request.timeoutMs ?? settings.timeoutMs, request.signal);
   }
 
+  /** The guest policy of a load: its own patterns where given, else the runtime's. */
+  function guestPolicy(overrides: { protectedPaths?: readonly string[]; secretPaths?: readonly string[] }) {
+    return {
+      protectedPaths:
+        overrides.protectedPaths === undefined
+          ? defaultPolicy.protectedPaths
+          : frozenPatterns(overrides.protectedPaths, 'protectedPaths'),
+      secretPaths:
+        overrides.secretPaths === undefined
+          ? defaultPolicy.secretPaths
+          : frozenPatterns(overrides.secretPaths, 'secretPaths'),
+    } satisfies GuestPathPolicy;
+  }
+
   function callTimeout(toolTimeout: number | undefined): number {
     return toolTimeout === undefined ? settings.timeoutMs : Math.min(toolTimeout, settings.timeoutMs);
   }
@@ -278,16 +300,7 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
     pool.preload({ hash: component.hash, dir: component.dir, entry: component.entry });
     const descriptors = await describe(component);
     const timeoutMs = callTimeout(loadOptions.timeoutMs);
-    const policy: GuestPathPolicy = {
-      protectedPaths:
-        loadOptions.protectedPaths === undefined
-          ? defaultPolicy.protectedPaths
-          : frozenPatterns(loadOptions.protectedPaths, 'protectedPaths'),
-      secretPaths:
-        loadOptions.secretPaths === undefined
-          ? defaultPolicy.secretPaths
-          : frozenPatterns(loadOptions.secretPaths, 'secretPaths'),
-    };
+    const policy = guestPolicy(loadOptions);
     return descriptors.map((descriptor) =>
       createRuntimeTool({
         name: descriptor.name,
@@ -333,6 +346,7 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
     const component = await prepare({ path: wasmPath });
     pool.preload({ hash: component.hash, dir: component.dir, entry: component.entry });
     const permission: ToolPermission = manifest.permission;
+    const policy = guestPolicy(commandOptions);
     return createRuntimeTool({
       name: manifest.name,
       description: manifest.description,
@@ -346,6 +360,7 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
           root: context.root,
           readOnly: permission === 'read-only',
           env: grantedEnvironment(manifest.env, commandOptions.grantEnv, manifest.name),
+          policy,
           args: inputToArgv(manifest.name, input),
           signal: context.signal,
         });
@@ -359,17 +374,8 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
     loadCommandTool,
     loadToolsFolder: (dir, folderOptions = {}) =>
       loadToolsFolder(dir, {
-        loadFunctionComponent: (source) =>
-          loadFunctionComponent(
-            source,
-            folderOptions.grantEnv === undefined ? {} : { grantEnv: folderOptions.grantEnv },
-          ),
-        loadCommandTool: (wasmPath) =>
-          loadCommandTool(
-            wasmPath,
-            undefined,
-            folderOptions.grantEnv === undefined ? {} : { grantEnv: folderOptions.grantEnv },
-          ),
+        loadFunctionComponent: (source) => loadFunctionComponent(source, folderOptions),
+        loadCommandTool: (wasmPath) => loadCommandTool(wasmPath, undefined, folderOptions),
       }),
     prepare,
     call,

@@ -8,6 +8,7 @@ import {
   type ComponentRuntimeOptions,
   createComponentRuntime,
 } from '../runtime/component-runtime.js';
+import type { EnvGrant } from '../runtime/env-grant.js';
 import { createWebFetchTool, type WebFetchToolOptions } from '../web-fetch/web-fetch-tool.js';
 
 /** What the sandbox offers; each built-in can be configured or left out with `false`. */
@@ -17,7 +18,10 @@ export interface SandboxToolSourceOptions {
   runtimeOptions?: ComponentRuntimeOptions;
   /** A fixed path policy for the file tools; default: one per call from the context's root. */
   policy?: PathPolicy;
-  /** Protected paths of the per-call policies (file tools and bash). */
+  /**
+   * Protected paths of the per-call policies (file tools, bash and the `toolsFolder` components).
+   * Default: the path policy's, which include the instruction files (`DEFAULT_INSTRUCTION_PATHS`).
+   */
   protectedPaths?: readonly string[];
   /** The file tools (read, write, edit, glob, grep); `false` leaves them out. */
   files?: Omit<CreateFsToolsOptions, 'runtime' | 'policy' | 'protectedPaths'> | false;
@@ -26,6 +30,11 @@ export interface SandboxToolSourceOptions {
   webFetch?: WebFetchToolOptions | false;
   /** A workspace's `tools/` folder of third-party components, loaded as ordinary tools. */
   toolsFolder?: string;
+  /**
+   * Host environment variables the user grants to the `toolsFolder` components (per tool name, or
+   * one list for all); a tool gets the granted ones it also declares. Default: none.
+   */
+  toolsEnv?: EnvGrant;
   /** Reports third-party components that could not be loaded (default: ignored). */
   onWarning?: (message: string) => void;
 }
@@ -79,7 +88,13 @@ export function createSandboxToolSource(options: SandboxToolSourceOptions = {}):
       if (options.jsExec !== false) tools.push(createJsExecTool(options.jsExec ?? {}));
       if (options.webFetch !== false) tools.push(createWebFetchTool(options.webFetch ?? {}));
       if (options.toolsFolder !== undefined) {
-        const loaded = await runtime().loadToolsFolder(options.toolsFolder);
+        const loaded = await runtime().loadToolsFolder(options.toolsFolder, {
+          ...(options.toolsEnv === undefined ? {} : { grantEnv: options.toolsEnv }),
+          ...(options.protectedPaths === undefined ? {} : { protectedPaths: options.protectedPaths }),
+          ...(options.policy === undefined
+            ? {}
+            : { protectedPaths: options.policy.protectedPaths, secretPaths: options.policy.secretPaths }),
+        });
         for (const warning of loaded.warnings) options.onWarning?.(warning);
         tools.push(...loaded.tools);
       }
