@@ -8,7 +8,7 @@ import type { RunIdentity } from '../run-state.js';
 import type { RunSession } from '../session/persist.js';
 import { recordSubAgent } from '../usage-totals.js';
 import type { Semaphore } from './semaphore.js';
-import type { SubAgentConfig } from './sub-agent-config.js';
+import type { PreparedRoot, SubAgentConfig } from './sub-agent-config.js';
 
 /** What a runner knows of the run that owns it. */
 export interface ParentRun {
@@ -246,12 +246,14 @@ export class SubAgentPool {
       parent.config.timeoutMs ?? 600_000,
     );
     const acquired = await parent.semaphore.acquire(controller.signal);
+    let prepared: PreparedRoot | undefined;
+    let rootGivenBack = false;
     try {
       if (!acquired || controller.signal.aborted) return { status: 'cancelled', output: '', turns: 0 };
       const target = this.modelFor(request.model);
       if ('error' in target) return { status: 'failed', output: '', turns: 0, error: target.error };
       const { provider, model } = target;
-      const prepared = parent.config.prepareRoot ? await parent.config.prepareRoot(request, id) : undefined;
+      prepared = parent.config.prepareRoot ? await parent.config.prepareRoot(request, id) : undefined;
       // Host caps are ceilings: the model's max_turns may only lower them.
       const cap = parent.config.defaultMaxTurns ?? DEFAULT_SUB_AGENT_TURNS;
       const maxTurns = Math.min(request.maxTurns ?? cap, cap);
@@ -299,7 +301,9 @@ export class SubAgentPool {
         }
       }
       recordSubAgent(parent.usage, id, outcome.usage);
-      const finished = prepared?.finish ? await prepared.finish() : undefined;
+      const finish = prepared?.finish;
+      rootGivenBack = true;
+      const finished = finish ? await finish() : undefined;
       const noteText = finished?.note ?? prepared?.note;
       const note = noteText ? `\n\n${noteText}` : '';
       return {
@@ -312,6 +316,8 @@ export class SubAgentPool {
         ...(outcome.reason === 'tool_loop' ? { error: 'it kept repeating the same tool calls' } : {}),
       };
     } finally {
+      // A sub-agent that failed still gives its working copy back.
+      if (prepared?.finish && !rootGivenBack) await prepared.finish().catch(() => undefined);
       clearTimeout(timeout);
       if (acquired) parent.semaphore.release();
       parent.signal.removeEventListener('abort', onParentAbort);
