@@ -72,6 +72,8 @@ interface DomElement {
 }
 
 interface DomDocument {
+  /** `null` for a document with no element at all (an empty body, only a doctype). */
+  readonly documentElement: DomElement | null;
   readonly title: string;
   readonly body: DomElement | null;
   querySelectorAll(selector: string): Iterable<DomElement>;
@@ -104,10 +106,13 @@ function absolutise(document: DomDocument, baseUrl: string): void {
 
 /**
  * Extracts the main content with Readability (on a linkedom document); falls back to the whole
- * body when Readability finds no article (short or unusual pages).
+ * body when Readability finds no article (short or unusual pages). A document with no element
+ * (empty, blank, only a doctype) gives empty content.
  */
 export function extractMainContent(html: string, baseUrl: string): ExtractedPage {
   const document = parseDocument(html);
+  // linkedom throws on `title`, `body` and Readability for a document without any element.
+  if (document.documentElement === null) return { title: undefined, html: '' };
   for (const element of Array.from(document.querySelectorAll(DROPPED_ELEMENTS))) element.remove();
   absolutise(document, baseUrl);
   const title = document.title?.trim() || undefined;

@@ -2,18 +2,11 @@ import { defineTool, errorResult, type Tool, type ToolContext, type ToolResult, 
 import { z } from 'zod';
 import { type AddressPolicy, createAddressPolicy } from './address-policy.js';
 import { type AllowedHost, AllowedHostError, parseAllowedHosts } from './allowed-hosts.js';
-import {
-  classifyContentType,
-  decodeText,
-  extractMainContent,
-  htmlToMarkdown,
-  htmlToText,
-  mediaType,
-  sniffContent,
-} from './convert-content.js';
+import { classifyContentType, decodeText, mediaType, sniffContent } from './convert-content.js';
 import { fetchFollowingRedirects } from './fetch-url.js';
 import { createGuardedAgent, type WebFetchLookup } from './guarded-agent.js';
 import { discard, readBody } from './read-body.js';
+import { renderInThread } from './render-in-thread.js';
 
 /** Defaults of {@link createWebFetchTool}. */
 export const WEB_FETCH_DEFAULTS = Object.freeze({
@@ -22,6 +15,7 @@ export const WEB_FETCH_DEFAULTS = Object.freeze({
   maxRedirects: 5,
   maxLength: 100_000,
   userAgent: 'BoxAgnts-web_fetch/0.1',
+  maxConversionMemoryBytes: 256 * 1024 * 1024,
 });
 
 /** Options of {@link createWebFetchTool}. */
@@ -40,6 +34,11 @@ export interface WebFetchToolOptions {
   trustedAddresses?: readonly string[];
   /** The User-Agent header. */
   userAgent?: string;
+  /**
+   * Heap cap of the worker thread that converts HTML to Markdown or text, in bytes (default
+   * 256 MiB); a page whose conversion needs more ends with an error result.
+   */
+  maxConversionMemoryBytes?: number;
 }
 
 const inputSchema = z.object({
@@ -77,16 +76,57 @@ function describeBinary(url: URL, contentType: string | undefined, length: strin
   return `URL: ${url.href}\nContent-Type: ${contentType ?? 'unknown'}\n\nBinary content (${mediaType(contentType) || 'no type'}, ${size}) was not downloaded: web_fetch returns text, HTML, JSON and other text formats only.`;
 }
 
-function render(
+type Rendered = { ok: true; title?: string; content: string } | { ok: false; result: ToolResult };
+
+/**
+ * Text as it is, raw HTML on request, else the main content converted on a worker thread within
+ * what is left of the call's deadline; a conversion that overruns, runs out of memory or fails is
+ * an error result saying so.
+ */
+async function render(
   kind: 'html' | 'text',
   text: string,
   url: URL,
   format: NonNullable<WebFetchInput['format']>,
-): { title?: string; content: string } {
-  if (kind === 'text' || format === 'html') return { content: text };
-  const page = extractMainContent(text, url.href);
-  const content = format === 'markdown' ? htmlToMarkdown(page.html) : htmlToText(page.html);
-  return page.title === undefined ? { content } : { title: page.title, content };
+  settings: Settings,
+  remainingMs: number,
+  signal: AbortSignal,
+  metadata: Record<string, unknown>,
+): Promise<Rendered> {
+  if (kind === 'text' || format === 'html') return { ok: true, content: text };
+  const outcome = await renderInThread(
+    { html: text, url: url.href, format },
+    remainingMs,
+    settings.maxConversionMemoryBytes,
+    signal,
+  );
+  const hint = 'Fetch it with format "html" to get the raw page instead.';
+  const refused = (message: string, details: Record<string, unknown>): Rendered => ({
+    ok: false,
+    result: errorResult(message, details),
+  });
+  switch (outcome.status) {
+    case 'ok':
+      return { ok: true, ...outcome.value };
+    case 'timed-out':
+      return refused(
+        `web_fetch read ${url.href} but converting its HTML to ${format} did not finish within the ${settings.timeoutMs} ms deadline and was stopped (a very large or deeply nested page). ${hint}`,
+        { ...metadata, reason: 'conversion-timeout' },
+      );
+    case 'aborted':
+      return refused(`web_fetch of ${url.href} was cancelled.`, { ...metadata, reason: 'cancelled' });
+    case 'out-of-memory':
+      return refused(
+        `web_fetch read ${url.href} but converting its HTML to ${format} needed more than the ${Math.round(settings.maxConversionMemoryBytes / 1048576)} MiB it may use and was stopped. ${hint}`,
+        { ...metadata, reason: 'conversion-memory' },
+      );
+    case 'error':
+    case 'crashed':
+      return refused(
+        `web_fetch read ${url.href} but could not convert its HTML to ${format}: ${outcome.message}. ${hint}`,
+        { ...metadata, reason: 'conversion-failed' },
+      );
+  }
 }
 
 interface Settings {
@@ -94,6 +134,7 @@ interface Settings {
   maxBytes: number;
   maxRedirects: number;
   userAgent: string;
+  maxConversionMemoryBytes: number;
   lookup: WebFetchLookup | undefined;
   addresses: AddressPolicy;
   allowed: AllowedHost[] | undefined;
@@ -124,6 +165,7 @@ async function fetchPage(settings: Settings, input: WebFetchInput, context: Tool
     );
   }
   const format = input.format ?? 'markdown';
+  const startedAt = Date.now();
   const deadline = AbortSignal.timeout(settings.timeoutMs);
   const signal = AbortSignal.any([context.signal, deadline]);
   const aborted = () =>
@@ -179,7 +221,17 @@ async function fetchPage(settings: Settings, input: WebFetchInput, context: Tool
         ...metadata,
         binary: true,
       });
-    const rendered = render(kind, decodeText(body.bytes, contentType), outcome.url, format);
+    const rendered = await render(
+      kind,
+      decodeText(body.bytes, contentType),
+      outcome.url,
+      format,
+      settings,
+      settings.timeoutMs - (Date.now() - startedAt),
+      context.signal,
+      { ...metadata, bytes: body.bytes.length },
+    );
+    if (!rendered.ok) return rendered.result;
     const maxLength = input.max_length ?? WEB_FETCH_DEFAULTS.maxLength;
     const notes: string[] = [];
     if (body.truncated)
@@ -230,6 +282,7 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool<type
     maxBytes: options.maxBytes ?? WEB_FETCH_DEFAULTS.maxBytes,
     maxRedirects: options.maxRedirects ?? WEB_FETCH_DEFAULTS.maxRedirects,
     userAgent: options.userAgent ?? WEB_FETCH_DEFAULTS.userAgent,
+    maxConversionMemoryBytes: options.maxConversionMemoryBytes ?? WEB_FETCH_DEFAULTS.maxConversionMemoryBytes,
     lookup: options.lookup,
     addresses: createAddressPolicy(options.trustedAddresses ?? []),
     allowed: options.allowedHosts === undefined ? undefined : parseAllowedHosts(options.allowedHosts),
