@@ -1,6 +1,7 @@
 /**
- * The input fields a call's subject is read from, in order: the first one holding a string is
- * what a rule's input pattern is matched against.
+ * The input fields a call's subjects are read from, in order: every one holding a string is a
+ * candidate a rule's input pattern is matched against (see {@link callSubjects}); the first is
+ * the call's main subject, the one rule suggestions name.
  */
 export const SUBJECT_FIELDS = [
   'command',

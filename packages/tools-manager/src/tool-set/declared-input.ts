@@ -14,7 +14,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * The keys a tool's declared JSON Schema (`jsonSchema`, e.g. an MCP server's or a component's own
  * schema) names under `properties` (also one level into `allOf`/`anyOf`/`oneOf`). `undefined` when
  * the tool has no JSON Schema of its own (its zod schema already strips what it does not declare)
- * or the schema admits other keys explicitly (`additionalProperties` or `patternProperties`).
+ * or the schema admits other keys explicitly (`additionalProperties` or `patternProperties`), or
+ * names no key at all without `additionalProperties: false` (a free-form schema).
  */
 export function declaredKeys(tool: Pick<AnyTool, 'jsonSchema'>): DeclaredKeys {
   const schema: unknown = tool.jsonSchema;
@@ -39,6 +40,9 @@ function keysOf(schema: unknown): DeclaredKeys {
     if (extra === true || isObject(extra) || isObject(part.patternProperties)) return undefined;
     if (isObject(part.properties)) for (const key of Object.keys(part.properties)) keys.add(key);
   }
+  // A schema that names no key at all and does not forbid others is free-form (some servers list
+  // `{"type":"object"}` and take anything): keep every key; the rules then read each of them.
+  if (keys.size === 0 && schema.additionalProperties !== false) return undefined;
   return keys;
 }
 
