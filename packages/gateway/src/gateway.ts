@@ -25,6 +25,8 @@ export interface GatewayOptions extends Pick<CreateAgentOptions, 'plugins' | 'sa
   heartbeatMs?: number;
   /** Structured log lines (JSON objects); default none. */
   log?: GatewayLog;
+  /** Find and resume or interrupt runs an earlier process left unfinished; default true. */
+  recover?: boolean;
   /** Applied to each agent's provider registry (third-party providers). */
   registry?: () => ProviderRegistry;
 }
@@ -117,7 +119,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     extraRoutes: [openaiRoutes(services)],
     ...(options.log === undefined ? {} : { log: options.log }),
   });
-  const recovered = runs.recover();
+  const recovered = options.recover === false ? { resumed: [], interrupted: [], started: [] } : runs.recover();
   let closed = false;
   return {
     app,

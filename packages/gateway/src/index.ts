@@ -16,9 +16,37 @@ export {
   type WorkspaceToolSetOptions,
 } from './agent/workspace-tool-set.js';
 export {
+  createGateway,
+  type Gateway,
+  type GatewayOptions,
+  type RunningGateway,
+  startGateway,
+} from './gateway.js';
+export {
   GATEWAY_ERROR_REASONS,
   GatewayError,
   type GatewayErrorOptions,
   type GatewayErrorReason,
   isGatewayError,
 } from './gateway-error.js';
+export { createGatewayApp, type GatewayAppOptions, type GatewayLog } from './http/create-app.js';
+export type { GatewayEnv, GatewayServices } from './http/gateway-env.js';
+export { maskConfig } from './http/mask-config.js';
+export { MAX_FILE_READ_BYTES } from './http/routes-files.js';
+export { finishReason } from './openai/openai-routes.js';
+export { RUN_END_EVENT, RunManager, type RunManagerOptions, type StartRunRequest } from './runs/run-manager.js';
+export {
+  type BusyPolicy,
+  isFinalStatus,
+  type NewRun,
+  type RestartPolicy,
+  type RunEvent,
+  type RunLog,
+  type RunRecord,
+  type RunStatus,
+} from './runs/run-types.js';
+export { openSqliteRunLog } from './runs/sqlite-run-log.js';
+export { createRateLimiter, type RateLimiter } from './security/rate-limiter.js';
+export { type GuardOptions, securityGuard } from './security/security-middleware.js';
+export { isLoopbackHost, SECURITY_DEFAULTS, type SecurityOptions } from './security/security-options.js';
+export { openTokenStore, type TokenInfo, type TokenStore } from './security/token-store.js';

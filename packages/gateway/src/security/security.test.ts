@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGateway, type RunningGateway, startGateway } from '../gateway.js';
 import { isGatewayError } from '../gateway-error.js';
-import { CANARY_KEY, createTestWorkspace, type TestWorkspace } from '../test/test-workspace.js';
+import { createTestWorkspace, type TestWorkspace } from '../test/test-workspace.js';
 
 let current: TestWorkspace | undefined;
 let gateway: RunningGateway | undefined;
