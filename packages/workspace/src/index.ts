@@ -43,6 +43,7 @@ export { type OpenStoreOptions, openStore } from './store/open-store.js';
 export type { PostgresBackendOptions } from './store/postgres-backend.js';
 export { SESSION_EXPORT_FORMAT, SESSION_EXPORT_VERSION } from './store/session-jsonl.js';
 export { SNIPPET_MARKS } from './store/session-search.js';
+export { DEFAULT_MAX_MESSAGE_BYTES } from './store/session-writes.js';
 export type { SqliteBackendOptions } from './store/sqlite-backend.js';
 export {
   isStoreError,

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { migrateStore } from './migrate.js';
 import { openPostgresBackend, type PostgresBackendOptions } from './postgres-backend.js';
 import { createWorkspaceSessionStore } from './session-store.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from './session-writes.js';
 import { openSqliteBackend, type SqliteBackendOptions } from './sqlite-backend.js';
 import type { StoreBackend } from './store-backend.js';
 import type { StoreDatabase } from './store-database.js';
@@ -15,6 +16,12 @@ export interface OpenStoreOptions {
   sqlite?: SqliteBackendOptions;
   /** PostgreSQL settings: pool size. */
   postgres?: PostgresBackendOptions;
+  /**
+   * Largest message one append (or import) may store, in bytes of its JSON (content and provider
+   * metadata); a larger one is refused whole with a `too-large` StoreError. Default
+   * {@link DEFAULT_MAX_MESSAGE_BYTES} (16 MiB).
+   */
+  maxMessageBytes?: number;
 }
 
 function closedError(): StoreError {
@@ -81,6 +88,13 @@ function openBackend(config: StoreConfig, options: OpenStoreOptions): StoreBacke
  * await store.close();
  */
 export async function openStore(config: StoreConfig, options: OpenStoreOptions = {}): Promise<WorkspaceStore> {
+  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  if (!Number.isSafeInteger(maxMessageBytes) || maxMessageBytes < 1) {
+    throw new StoreError({
+      reason: 'invalid-input',
+      message: `maxMessageBytes must be a positive whole number of bytes (got ${String(maxMessageBytes)}); leave it out for the default of ${DEFAULT_MAX_MESSAGE_BYTES}.`,
+    });
+  }
   const backend = closable(openBackend(config, options));
   try {
     await migrateStore(backend);
@@ -91,7 +105,7 @@ export async function openStore(config: StoreConfig, options: OpenStoreOptions =
   const usage = createUsageStore(backend);
   return {
     kind: backend.kind,
-    sessions: createWorkspaceSessionStore(backend, (record) => usage.record(record)),
+    sessions: createWorkspaceSessionStore(backend, (record) => usage.record(record), maxMessageBytes),
     usage,
     async schemaVersion() {
       try {

@@ -8,7 +8,13 @@ import { describeIssue, sessionIdSchema } from './entry-schema.js';
 import { formatSessionJsonl, parseSessionJsonl } from './session-jsonl.js';
 import { sessionRecordFromRow, storedMessageFromRow } from './session-rows.js';
 import { searchMessages } from './session-search.js';
-import { appendPrepared, assertSessionId, insertMessages, prepareEntries } from './session-writes.js';
+import {
+  appendPrepared,
+  assertSessionId,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  insertMessages,
+  prepareEntries,
+} from './session-writes.js';
 import type { StoreBackend } from './store-backend.js';
 import type { SessionKind, StoreDatabase } from './store-database.js';
 import { StoreError, toStoreError } from './store-error.js';
@@ -89,11 +95,12 @@ async function messagesOf(database: Kysely<StoreDatabase>, sessionId: string): P
 export function createWorkspaceSessionStore(
   backend: StoreBackend,
   recordUsage: (record: ModelCallRecord) => Promise<void>,
+  maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
 ): WorkspaceSessionStore {
   const store: WorkspaceSessionStore = {
     async append(sessionId, entries) {
       assertSessionId(sessionId);
-      const rows = prepareEntries(sessionId, entries);
+      const rows = prepareEntries(sessionId, entries, maxMessageBytes);
       if (rows.length === 0) return;
       await run(`Appending to session ${sessionId}`, () =>
         backend.write((transaction) => appendPrepared(transaction, sessionId, entries, rows)),
@@ -286,7 +293,7 @@ export function createWorkspaceSessionStore(
       const parsed = parseSessionJsonl(jsonl);
       const id = options.id ?? parsed.session.id;
       assertSessionId(id);
-      const rows = prepareEntries(id, parsed.entries);
+      const rows = prepareEntries(id, parsed.entries, maxMessageBytes);
       return run(`Importing session ${id}`, () =>
         backend.write(async (transaction) => {
           if ((await sessionRow(transaction, id)) !== undefined) throw conflict(id, 'Importing a session');

@@ -5,6 +5,9 @@ import { type PreparedEntry, prepareEntry, titleFromEntries } from './session-ro
 import type { StoreDatabase } from './store-database.js';
 import { StoreError } from './store-error.js';
 
+/** Default cap of one stored message: 16 MiB of JSON (its content and provider metadata). */
+export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
 // Rows per INSERT: well under SQLite's bound-parameter limit (32766) at 11 columns per row.
 const INSERT_CHUNK = 500;
 
@@ -23,7 +26,11 @@ export function assertSessionId(sessionId: unknown): asserts sessionId is string
  * Checks and serialises a batch before any transaction starts, so a bad entry writes nothing and
  * the error names it.
  */
-export function prepareEntries(sessionId: string, entries: readonly SessionEntry[]): PreparedEntry[] {
+export function prepareEntries(
+  sessionId: string,
+  entries: readonly SessionEntry[],
+  maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
+): PreparedEntry[] {
   if (!Array.isArray(entries)) {
     throw new StoreError({
       reason: 'invalid-input',
@@ -40,8 +47,9 @@ export function prepareEntries(sessionId: string, entries: readonly SessionEntry
         message: `Entry ${index} of the batch for session ${sessionId} is not a valid session entry (${describeIssue(parsed.error)}); nothing of the batch was stored. Fix that entry and append again.`,
       });
     }
+    let row: PreparedEntry;
     try {
-      return prepareEntry(entry);
+      row = prepareEntry(entry);
     } catch (error) {
       throw new StoreError({
         reason: 'invalid-input',
@@ -50,6 +58,15 @@ export function prepareEntries(sessionId: string, entries: readonly SessionEntry
         cause: error,
       });
     }
+    const bytes = Buffer.byteLength(row.content, 'utf8') + Buffer.byteLength(row.provider_metadata ?? '', 'utf8');
+    if (bytes > maxMessageBytes) {
+      throw new StoreError({
+        reason: 'too-large',
+        sessionId,
+        message: `Entry ${index} of the batch for session ${sessionId} is ${bytes} bytes of JSON, more than the ${maxMessageBytes} bytes one stored message may hold; nothing of the batch was stored. Shorten it (cut a long tool result or answer, or keep large data in a file and store its path), or open the store with a larger maxMessageBytes.`,
+      });
+    }
+    return row;
   });
 }
 

@@ -98,6 +98,31 @@ describe('SQLite specifics', () => {
     expect(error.message).toContain('check that the folder exists');
   });
 
+  it('caps one stored message at maxMessageBytes, counting UTF-8 bytes, on append and import', async () => {
+    const store = await openStore({ kind: 'sqlite', path: join(directory, 'capped.db') }, { maxMessageBytes: 100 });
+    try {
+      // 49 two-byte characters and two quotes: 100 bytes, the cap itself.
+      await store.sessions.append('c', [{ message: { role: 'user', content: 'ü'.repeat(49) } }]);
+      const over = await store.sessions
+        .append('c', [{ message: { role: 'user', content: 'ü'.repeat(50) } }])
+        .catch((error) => error);
+      expect(isStoreError(over) && over.reason).toBe('too-large');
+      expect(over.message).toContain('is 102 bytes of JSON, more than the 100 bytes');
+      const jsonl = (await store.sessions.exportJsonl('c')).replaceAll('ü'.repeat(49), 'ü'.repeat(60));
+      const imported = await store.sessions.importJsonl(jsonl, { id: 'c2' }).catch((error) => error);
+      expect(isStoreError(imported) && imported.reason).toBe('too-large');
+      expect(await store.sessions.get('c2')).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+    for (const maxMessageBytes of [0, -1, 1.5, Number.NaN]) {
+      const error = await openStore({ kind: 'sqlite', path: join(directory, 'x.db') }, { maxMessageBytes }).catch(
+        (caught) => caught,
+      );
+      expect(isStoreError(error) && error.reason).toBe('invalid-input');
+    }
+  });
+
   it('rejects a config without a path or of an unknown kind', async () => {
     for (const config of [{ kind: 'sqlite', path: '' }, { kind: 'mysql' }]) {
       const error = await openStore(config as never).catch((caught) => caught);

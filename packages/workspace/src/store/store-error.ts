@@ -8,6 +8,7 @@ export const STORE_ERROR_REASONS = [
   'migration-failed',
   'schema-too-new',
   'closed',
+  'too-large',
   'database',
 ] as const;
 

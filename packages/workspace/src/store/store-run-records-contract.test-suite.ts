@@ -1,5 +1,6 @@
 import type { ModelCallRecord } from '@boxagnts/query';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_MESSAGE_BYTES } from './session-writes.js';
 import { rejection, type StoreContractTarget, usage } from './store-contract-fixtures.test-suite.js';
 import type { WorkspaceStore } from './store-types.js';
 
@@ -144,6 +145,26 @@ export function defineRunRecordsContract(name: string, target: StoreContractTarg
         ),
       );
       expect((await store.sessions.children('busy-parent')).length).toBe(30);
+    });
+
+    it('refuses a message over the default cap whole, with a too-large StoreError, storing nothing', async () => {
+      await store.sessions.append('big', [{ message: { role: 'user', content: 'before' } }]);
+      const huge = 'x'.repeat(DEFAULT_MAX_MESSAGE_BYTES); // its JSON adds two quotes: just over the cap
+      const batch = [
+        { message: { role: 'user' as const, content: 'fine' } },
+        { message: { role: 'assistant' as const, content: [{ type: 'text' as const, text: huge }] } },
+      ];
+      const error = await rejection(store.sessions.append('big', batch));
+      expect(error.reason).toBe('too-large');
+      const bytes = JSON.stringify(batch[1]?.message.content).length;
+      expect(error.message).toContain(`Entry 1 of the batch for session big is ${bytes} bytes`);
+      expect(error.message).toContain('maxMessageBytes');
+      expect((await store.sessions.load('big')).map((entry) => entry.message.content)).toEqual(['before']);
+      expect((await store.sessions.get('big'))?.messageCount).toBe(1);
+      // A message just under the cap is stored and given back whole.
+      const under = 'y'.repeat(DEFAULT_MAX_MESSAGE_BYTES - 2);
+      await store.sessions.append('big', [{ message: { role: 'user', content: under } }]);
+      expect(((await store.sessions.load('big'))[1]?.message.content as string).length).toBe(under.length);
     });
 
     it('keeps acknowledged usage records and child sessions across close and reopen', async () => {
