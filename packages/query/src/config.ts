@@ -87,6 +87,13 @@ export interface ToolExecutionConfig {
   loopThreshold?: number;
   /** Calls in such a loop after which the run stops with `tool_loop` (default 10). */
   loopStopThreshold?: number;
+  /**
+   * Characters of one tool result the model gets (default 100,000): a longer result keeps its head
+   * and tail, with a note in the middle saying how much was cut.
+   */
+  maxResultChars?: number;
+  /** Tool calls of one reply that run (default 64); each call past it gets an error result instead. */
+  maxCallsPerTurn?: number;
 }
 
 /** What to run and under which limits. */
@@ -134,6 +141,11 @@ export interface QueryConfig {
   compaction?: CompactionConfig;
   recovery?: RecoveryConfig;
   tools?: ToolExecutionConfig;
+  /**
+   * Characters one model reply may stream, text, thinking and tool arguments together (default
+   * 4,000,000); past it the stream is dropped and the run ends with `error`, its cause a `TurnOutputLimitError`.
+   */
+  maxTurnOutputChars?: number;
   /** Longest the run may take in ms, sub-agents included; it then ends with `error` (timeout). */
   timeoutMs?: number;
   /** Date shown to the model (default today); injectable for reproducible prompts. */

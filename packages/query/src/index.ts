@@ -8,7 +8,7 @@ export {
 } from './compaction/compact-history.js';
 export { CHARS_PER_TOKEN, estimateTokens, messageChars } from './compaction/estimate-tokens.js';
 export { findRecentCut } from './compaction/find-recent-cut.js';
-export { type SummaryResult, summarizeConversation } from './compaction/summarize-conversation.js';
+export { type SummaryCall, type SummaryResult, summarizeConversation } from './compaction/summarize-conversation.js';
 export {
   EARLIER_RESULT_PREFIX,
   summarizeOldToolResults,
@@ -43,8 +43,12 @@ export type {
   UsageEvent,
   UserMessageEvent,
 } from './events.js';
+export { BudgetLedger } from './limits/budget-ledger.js';
+export { isTurnOutputLimitError, TurnOutputLimitError } from './limits/turn-output-limit-error.js';
+export { isUnpricedBudgetError, UnpricedBudgetError } from './limits/unpriced-budget-error.js';
 export { runQuery, runQueryToEnd } from './loop.js';
 export type { QueryOutcome, QueryStopReason, RunUsage, UsageTotal } from './outcome.js';
+export { CallPricer } from './pricing.js';
 export { adapterForProvider } from './recovery/adapter-for-provider.js';
 export { MAX_TOKENS_RESUME_PROMPT } from './recovery/resume-prompt.js';
 export { compactedHistory, historyFromEntries } from './session/history-from-entries.js';
@@ -59,11 +63,13 @@ export {
   type SessionStore,
 } from './session/session-store.js';
 export { sameMessage, unsavedMessages } from './session/unsaved-messages.js';
+export { DEFAULT_MAX_TURN_OUTPUT_CHARS } from './stream-turn.js';
 export { managerTools, prepareWorkingCopy, subAgentConfig } from './subagents/managed-mode.js';
 export { Semaphore } from './subagents/semaphore.js';
-export type { SubAgentConfig } from './subagents/sub-agent-config.js';
+export type { PreparedRoot, SubAgentConfig } from './subagents/sub-agent-config.js';
 export { type ParentRun, SubAgentPool } from './subagents/sub-agent-runner.js';
 export { buildSystemPrompt, DEFAULT_ROLE, SAFETY_RULES, type SystemPromptInput } from './system-prompt.js';
+export { capToolResult } from './tools/cap-tool-result.js';
 export { LoopDetector } from './tools/loop-detector.js';
 export { type RunToolCallsOptions, runToolCalls } from './tools/run-tool-calls.js';
 export { toToolResultBlock } from './tools/to-tool-result-block.js';

@@ -15,6 +15,7 @@ import type { QueryOptions } from './config.js';
 import { EventBuffer } from './event-buffer.js';
 import type { QueryEvent, ToolEndEvent, ToolStartEvent } from './events.js';
 import { checkLimits, type LimitStop } from './limits/check-limits.js';
+import { TurnOutputLimitError } from './limits/turn-output-limit-error.js';
 import { unpricedModel } from './limits/unpriced-models.js';
 import type { QueryOutcome, QueryStopReason } from './outcome.js';
 import { recoverTurn, resumeAfterMaxTokens, switchToFallback } from './recovery/recover-turn.js';
@@ -22,7 +23,7 @@ import { MAX_TOKENS_RESUME_PROMPT } from './recovery/resume-prompt.js';
 import { callOptions, NEVER_ABORTED } from './run-signal.js';
 import { createRunState, LOOP_DEFAULTS, type RunIdentity, type RunState, type RunTree } from './run-state.js';
 import { persist, persistStart } from './session/persist.js';
-import { TurnStream } from './stream-turn.js';
+import { DEFAULT_MAX_TURN_OUTPUT_CHARS, TurnStream } from './stream-turn.js';
 import { LazyAgentRunner } from './subagents/lazy-agent-runner.js';
 import { subAgentConfig } from './subagents/managed-mode.js';
 import { Semaphore } from './subagents/semaphore.js';
@@ -33,6 +34,7 @@ import { LoopDetector } from './tools/loop-detector.js';
 import { type RunToolCallsOptions, runToolCalls } from './tools/run-tool-calls.js';
 import { NO_TOOLS, ToolCatalog, toolSource } from './tools/tool-catalog.js';
 import { messageToolResultChars, trimToolResults } from './tools/trim-tool-results.js';
+import { createRunUsage } from './usage-totals.js';
 
 function lastText(messages: readonly Message[]): string {
   for (let index = messages.length - 1; index >= 0; index--) {
@@ -187,6 +189,9 @@ async function* runLoop(
   };
   const maxConcurrency = toolConfig.maxConcurrency ?? LOOP_DEFAULTS.maxConcurrency;
   const toolTimeoutMs = toolConfig.timeoutMs ?? LOOP_DEFAULTS.toolTimeoutMs;
+  const maxOutputChars = config.maxTurnOutputChars ?? DEFAULT_MAX_TURN_OUTPUT_CHARS;
+  const maxResultChars = toolConfig.maxResultChars ?? LOOP_DEFAULTS.maxResultChars;
+  const maxCallsPerTurn = toolConfig.maxCallsPerTurn ?? LOOP_DEFAULTS.maxCallsPerTurn;
   const workingDirectory = config.workingDirectory ?? options.toolContext.root;
   const date = config.date ?? today();
   let system: SystemPromptPart[] = [];
@@ -276,7 +281,7 @@ async function* runLoop(
     if (temperature !== undefined) request.temperature = temperature;
     if (config.thinking) request.thinking = config.thinking;
     // The provider's stream is read here, not through a nested generator: one fewer per model call.
-    const stream = new TurnStream(turn, provider.id);
+    const stream = new TurnStream(turn, provider.id, maxOutputChars);
     try {
       for await (const event of provider.streamMessage(request, callOptions(signal))) {
         const delta = stream.push(event);
@@ -287,6 +292,10 @@ async function* runLoop(
       stream.fail(error, signal);
     }
     const result = stream.result();
+    if (!result.ok && result.tooLarge !== undefined) {
+      const cause = new TurnOutputLimitError(result.tooLarge.limitChars, result.tooLarge.receivedChars);
+      return yield* endRun(pool, buffer, finish({ stop: 'error', extra: { error: cause.message, cause } }));
+    }
     if (!result.ok) {
       const error: LlmError = result.error;
       const recovery = recoverTurn(state, error);
@@ -393,6 +402,8 @@ async function* runLoop(
       timeoutMs: toolTimeoutMs,
       emit: emitToolEvent,
       annotate,
+      maxResultChars,
+      maxCalls: maxCallsPerTurn,
     };
     if (agentsFor) toolOptions.agentsFor = agentsFor;
     const work = runToolCalls(toolUses, toolOptions);
@@ -444,9 +455,25 @@ export async function runQueryToEnd(
   onEvent?: (event: QueryEvent) => void,
 ): Promise<QueryOutcome> {
   const run = runQuery(options);
-  for (;;) {
-    const next = await run.next();
-    if (next.done) return next.value;
-    onEvent?.(next.value);
+  try {
+    for (;;) {
+      const next = await run.next();
+      if (next.done) return next.value;
+      onEvent?.(next.value);
+    }
+  } catch (error) {
+    // The loop never throws by design; this keeps the promise of `runQueryToEnd` whatever happens
+    // (an `onEvent` that throws, a host store that throws, an engine limit such as RangeError).
+    await run.return(undefined as unknown as QueryOutcome).catch(() => undefined);
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return {
+      reason: 'error',
+      error: `internal: the run failed unexpectedly (${message})`,
+      cause: error,
+      messages: [...options.messages],
+      turns: 0,
+      usage: createRunUsage(),
+      text: '',
+    };
   }
 }

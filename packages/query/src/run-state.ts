@@ -24,6 +24,8 @@ export const LOOP_DEFAULTS = {
   toolTimeoutMs: 120_000,
   loopThreshold: 3,
   loopStopThreshold: 10,
+  maxResultChars: 100_000,
+  maxCallsPerTurn: 64,
   compactThreshold: 0.75,
   warningThreshold: 0.8,
   criticalThreshold: 0.9,

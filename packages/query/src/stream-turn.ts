@@ -4,7 +4,12 @@ import type { TextDeltaEvent, ThinkingDeltaEvent } from './events.js';
 /** How one streamed model call ended. */
 export type TurnResult =
   | { ok: true; response: AssistantResponse }
-  | { ok: false; error: LlmError; partialOutput: boolean };
+  | { ok: false; error: LlmError; partialOutput: boolean; tooLarge?: undefined }
+  /** The reply passed the output cap: the stream was dropped, nothing of it kept. */
+  | { ok: false; tooLarge: { limitChars: number; receivedChars: number }; partialOutput: true };
+
+/** Characters one model reply may stream (text, thinking and tool arguments) unless configured. */
+export const DEFAULT_MAX_TURN_OUTPUT_CHARS = 4_000_000;
 
 /**
  * One streamed model call as the loop reads it: `push` each provider event (it returns the text or
@@ -16,19 +21,36 @@ export class TurnStream {
   private readonly assembler = new MessageAssembler();
   private partialOutput = false;
   private failure: LlmError | undefined;
+  private outputChars = 0;
+  private overLimit = false;
 
   constructor(
     private readonly turn: number,
     private readonly providerId: string,
+    /** Characters of output the reply may stream before it is dropped. */
+    private readonly maxOutputChars = DEFAULT_MAX_TURN_OUTPUT_CHARS,
   ) {}
 
-  /** Whether the call has ended (a final event, an error event, or a thrown error). */
+  /** Whether the call has ended (a final event, an error event, a thrown error, or the output cap). */
   get done(): boolean {
-    return this.failure !== undefined || this.assembler.done;
+    return this.failure !== undefined || this.overLimit || this.assembler.done;
   }
 
   /** Applies one provider event; returns the delta event to yield, if it is one. */
   push(event: StreamEvent): TextDeltaEvent | ThinkingDeltaEvent | undefined {
+    if (
+      event.type === 'text-delta' ||
+      event.type === 'thinking-delta' ||
+      event.type === 'tool-call-input-delta' ||
+      event.type === 'thinking-signature-delta'
+    ) {
+      // Counted before the assembler joins it: a reply past the cap is never built as one string.
+      this.outputChars += event.delta.length;
+      if (this.outputChars > this.maxOutputChars) {
+        this.overLimit = true;
+        return undefined;
+      }
+    }
     this.assembler.push(event);
     switch (event.type) {
       case 'text-delta':
@@ -55,6 +77,13 @@ export class TurnStream {
 
   /** How the call ended, once the stream is over. */
   result(): TurnResult {
+    if (this.overLimit) {
+      return {
+        ok: false,
+        tooLarge: { limitChars: this.maxOutputChars, receivedChars: this.outputChars },
+        partialOutput: true,
+      };
+    }
     const failure = this.failure ?? this.assembler.error;
     if (failure !== undefined) return { ok: false, error: failure, partialOutput: this.partialOutput };
     if (!this.assembler.done) {

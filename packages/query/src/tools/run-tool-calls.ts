@@ -9,6 +9,7 @@ import {
   type ToolResult,
 } from '@boxagnts/tools';
 import type { ToolEndEvent, ToolStartEvent } from '../events.js';
+import { capToolResult } from './cap-tool-result.js';
 import { toToolResultBlock } from './to-tool-result-block.js';
 
 /** How a turn's tool calls run. */
@@ -24,6 +25,10 @@ export interface RunToolCallsOptions {
   agentsFor?(toolCallId: string): AgentRunner | undefined;
   /** Adds a note to a result (loop detection); returns the result to keep. */
   annotate?(call: ToolUseBlock, result: ToolResult): ToolResult;
+  /** Characters of one result kept (head and tail); default unlimited. */
+  maxResultChars?: number;
+  /** Calls of one reply that run; each one past it gets an error result. Default unlimited. */
+  maxCalls?: number;
 }
 
 function closeNames(name: string, tools: ReadonlyMap<string, AnyTool>): string {
@@ -77,7 +82,8 @@ function finishOne(
   started: number,
   toolResult: ToolResult,
 ): ToolResultBlock {
-  const result = options.annotate ? options.annotate(call, toolResult) : toolResult;
+  const bounded = options.maxResultChars === undefined ? toolResult : capToolResult(toolResult, options.maxResultChars);
+  const result = options.annotate ? options.annotate(call, bounded) : bounded;
   options.emit({
     type: 'tool-end',
     turn: options.turn,
@@ -102,6 +108,8 @@ async function runOne(call: ToolUseBlock, options: RunToolCallsOptions): Promise
  * failures, timeouts and cancellation are error results.
  */
 export function runToolCalls(calls: readonly ToolUseBlock[], options: RunToolCallsOptions): Promise<ToolResultBlock[]> {
+  if (options.maxCalls !== undefined && calls.length > options.maxCalls)
+    return runCapped(calls, options, options.maxCalls);
   if (calls.length !== 1) return runInGroups(calls, options);
   // The common case, one call: no workers, and the block is made in the one `then` after the tool
   // (no async function of its own awaiting another, which would cost a promise hop per call).
@@ -137,6 +145,25 @@ async function runInGroups(calls: readonly ToolUseBlock[], options: RunToolCalls
     const workers = Math.min(options.maxConcurrency, stop - index);
     await Promise.all(Array.from({ length: workers }, worker));
     index = stop;
+  }
+  return results;
+}
+
+/** Runs the first `max` calls; every later one gets an error result (still one result per call, in order). */
+async function runCapped(
+  calls: readonly ToolUseBlock[],
+  options: RunToolCallsOptions,
+  max: number,
+): Promise<ToolResultBlock[]> {
+  const results = await runInGroups(calls.slice(0, max), options);
+  for (let index = max; index < calls.length; index++) {
+    const call = calls[index] as ToolUseBlock;
+    options.emit({ type: 'tool-start', turn: options.turn, toolCallId: call.id, name: call.name, input: call.input });
+    const refused = errorResult(
+      `Not run: this reply asked for ${calls.length} tool calls and at most ${max} run per reply. ` +
+        'Make fewer calls per reply (the first ones ran), and repeat this one later if it is still needed.',
+    );
+    results.push(finishOne(call, options, performance.now(), refused));
   }
   return results;
 }
