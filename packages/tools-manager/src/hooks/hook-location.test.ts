@@ -124,6 +124,26 @@ describe("hooks never run host code from the agents' root", () => {
     }
   });
 
+  it('sees through the ways a shell can spell a path into the root', () => {
+    const spellings = [
+      `sh -c "cd '${root}' && ./scripts/check-command.sh"`,
+      `eval "sh ${root}/scripts/check-command.sh"`,
+      `true; "${root}/scr"ipts/check-command.sh`,
+      `FOO=1 exec ${root}/scripts/check-command.sh`,
+      `echo $(sh ${root}/scripts/check-command.sh)`,
+      `env -i ${root}/scripts/check-command.sh`,
+      `source ${root}/scripts/check-command.sh`,
+      `node --require=${root}/scripts/check-command.sh -e 1`,
+      `bash -c 'bash -c "sh ${root}/scripts/check-command.sh"'`,
+    ];
+    for (const command of spellings) {
+      expect(checkHookLocation({ command, cwd: host }, [root]).ok, command).toBe(false);
+    }
+    for (const command of ['true', `sh "${join(host, 'check-command.sh')}"`, 'grep -q "a b" && exit 2; exit 0']) {
+      expect(checkHookLocation({ command, cwd: host }, [root]).ok, command).toBe(true);
+    }
+  });
+
   it('refuses a host file with a second hard link (which may sit inside the root)', async () => {
     await link(join(host, 'check-command.sh'), join(root, 'scripts', 'hard.sh'));
     const result = checkHookLocation({ command: 'sh check-command.sh', cwd: host }, [root]);

@@ -71,19 +71,34 @@ export function checkHookLocation(
   return { ok: true, cwd };
 }
 
-/** The literal words of a command that name files: anything with a `/`, or an existing entry. */
-function pathWords(command: string): string[] {
+/** How deep words that are scripts themselves (`sh -c '...'`, `eval "..."`) are read again as commands. */
+const MAX_SCRIPT_DEPTH = 4;
+
+/**
+ * The literal words of a command that may name files: anything with a `/` or a leading `.`, and
+ * every other word as an entry of the working folder. A word that is itself a script (it holds
+ * blanks or shell operators, as the argument of `sh -c` or `eval` does) is read again as a command.
+ */
+function pathWords(command: string, depth = 0, words: Set<string> = new Set()): Set<string> {
   const parsed = parseCommand(command);
-  const words: string[] = [];
   for (const part of [...parsed.parts, ...parsed.nested]) {
     for (const word of part.words) {
       const value = word.value.replace(/^[A-Za-z_][A-Za-z0-9_]*=/, '');
-      if (value === '' || value.startsWith('-') || value.includes('\0')) continue;
-      if (value.includes('/') || value.startsWith('.')) words.push(value);
-      else if (!value.includes('$') && !value.includes('`')) words.push(`./${value}`);
+      if (value === '' || value.includes('\0')) continue;
+      if (/[\s;&|<>()`$]/.test(value)) {
+        if (depth < MAX_SCRIPT_DEPTH) pathWords(value, depth + 1, words);
+        continue;
+      }
+      if (value.startsWith('-')) {
+        // `--config=./x.sh`: the part after `=` may be a file.
+        const assigned = value.indexOf('=');
+        if (assigned > 0 && assigned < value.length - 1) words.add(value.slice(assigned + 1));
+        continue;
+      }
+      words.add(value.includes('/') || value.startsWith('.') || value.startsWith('~') ? value : `./${value}`);
     }
   }
-  return [...new Set(words)];
+  return words;
 }
 
 function insideAny(real: string, roots: readonly string[]): string | undefined {
