@@ -4,9 +4,10 @@ import type { RunManager } from '../runs/run-manager.js';
 
 /** The sequence number a client asks to resume after: `Last-Event-ID`, else `?after=`, else 0. */
 export function resumeCursor(context: Context): number {
-  const header = context.req.header('last-event-id') ?? context.req.query('after') ?? '0';
-  const value = Number(header);
-  return Number.isSafeInteger(value) && value >= 0 ? value : 0;
+  const header = (context.req.header('last-event-id') ?? context.req.query('after') ?? '0').trim();
+  // Only plain decimal sequence numbers: `0x10`, `1e3` or `-5` are not ids this server sent.
+  if (!/^\d{1,15}$/.test(header)) return 0;
+  return Number(header);
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { MiddlewareHandler } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context, MiddlewareHandler } from 'hono';
 import { GatewayError } from '../gateway-error.js';
 import type { GatewayEnv } from '../http/gateway-env.js';
 import { createRateLimiter } from './rate-limiter.js';
@@ -13,13 +14,22 @@ function hostName(hostHeader: string): string {
   return trimmed.split(':')[0] ?? '';
 }
 
+function remoteAddress(context: Context): string | undefined {
+  try {
+    return getConnInfo(context).remote.address;
+  } catch {
+    // Not served by @hono/node-server (app.request in tests, another runtime): one shared bucket.
+    return undefined;
+  }
+}
+
 /** What the guard needs to know about the server. */
 export interface GuardOptions extends SecurityOptions {
   /** The address the server binds. */
   boundHost: string;
   tokens: TokenStore;
-  /** The client address of a request (rate limit key without tokens). */
-  clientAddress?: (request: Request) => string | undefined;
+  /** The client address of a request (rate limit key without tokens); default the socket's remote address. */
+  clientAddress?: (context: Context) => string | undefined;
 }
 
 /**
@@ -76,7 +86,9 @@ export function securityGuard(options: GuardOptions): MiddlewareHandler<GatewayE
     }
     context.set('tokenName', tokenName);
     const key =
-      tokenName === undefined ? `address:${options.clientAddress?.(request) ?? 'local'}` : `token:${tokenName}`;
+      tokenName === undefined
+        ? `address:${(options.clientAddress ?? remoteAddress)(context) ?? 'local'}`
+        : `token:${tokenName}`;
     const wait = limiter.take(key);
     if (wait > 0) {
       throw new GatewayError({
