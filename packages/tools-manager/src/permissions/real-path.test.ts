@@ -37,5 +37,7 @@ describe('resolveRealPath', () => {
     expect(resolveRealPath(join(base, 'root', 'loop-a', 'x'))).toBeUndefined();
     expect(resolveRealPath('relative/path')).toBeUndefined();
     expect(resolveRealPath('/a\0b')).toBeUndefined();
+    // A hostile path of 300,000 `x/..` pairs is refused at once, not walked segment by segment.
+    expect(resolveRealPath(join(base, 'root', 'src', 'x/..'.repeat(300_000)))).toBeUndefined();
   });
 });

@@ -3,20 +3,25 @@ import path from 'node:path';
 
 /** Most symbolic links followed while resolving one path (Linux's own limit is 40). */
 export const MAX_FOLLOWED_LINKS = 40;
+/** Longest path resolved, in characters (Linux's PATH_MAX): longer ones the kernel refuses anyway. */
+export const MAX_RESOLVED_PATH_LENGTH = 4096;
 
 /**
  * Where a path really leads: every symbolic link along it followed, segment by segment, the way
  * the kernel would, even when the link dangles or the path's tail does not exist yet (the longest
  * existing prefix is resolved and the rest appended as written). `..` after a link leaves the link's
- * target, not the link's folder. Returns undefined for a link loop or more than
- * {@link MAX_FOLLOWED_LINKS} links, so callers can fail closed.
+ * target, not the link's folder. Returns undefined for a link loop, more than
+ * {@link MAX_FOLLOWED_LINKS} links or a path longer than {@link MAX_RESOLVED_PATH_LENGTH}, so
+ * callers can fail closed (and a hostile path cannot cost a system call per segment without end).
  *
  * @example
  * // with /repo/src/link -> /etc
  * resolveRealPath('/repo/src/link/passwd'); // '/etc/passwd'
  */
 export function resolveRealPath(absolute: string): string | undefined {
-  if (!path.isAbsolute(absolute) || absolute.includes('\0')) return undefined;
+  if (!path.isAbsolute(absolute) || absolute.includes('\0') || absolute.length > MAX_RESOLVED_PATH_LENGTH) {
+    return undefined;
+  }
   let resolved = path.parse(absolute).root;
   const pending = segmentsOf(absolute);
   let followed = 0;
