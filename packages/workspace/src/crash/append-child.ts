@@ -90,6 +90,31 @@ async function runBurst(sessions: WorkspaceSessionStore, config: AppendChildConf
   }
 }
 
+/**
+ * What the loop writes beside messages, in a tight loop: every third round announces a sub-agent
+ * session (`CHILD <n>` once durable), every round records one model call (`USAGE <n>`).
+ */
+async function runRunRecords(sessions: WorkspaceSessionStore, config: AppendChildConfig): Promise<never> {
+  const parent = config.plan[0]?.sessionId ?? 'records';
+  for (let round = 1; ; round++) {
+    if (round % 3 === 0) {
+      await sessions.createChildSession({ sessionId: `${parent}/agent-${round}`, parentSessionId: parent });
+      print(`CHILD ${round / 3}`);
+    }
+    await sessions.recordUsage({
+      sessionId: parent,
+      provider: 'anthropic',
+      model: 'claude-test',
+      purpose: round % 2 === 0 ? 'turn' : 'compaction',
+      usage: {
+        input: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+        output: { total: 1, text: 1, reasoning: 0 },
+      },
+    });
+    print(`USAGE ${round}`);
+  }
+}
+
 async function main(): Promise<void> {
   const lifetime = setTimeout(() => {
     process.stderr.write(`append child: still running after ${LIFETIME_MS} ms\n`);
@@ -104,6 +129,7 @@ async function main(): Promise<void> {
   print('READY');
   await waitForGo();
   if (config.mode === 'burst') await runBurst(store.sessions, config);
+  if (config.mode === 'run-records') await runRunRecords(store.sessions, config);
   const result = await runPlan(store.sessions, config);
   print(`RESULT ${JSON.stringify(result)}`);
   await store.close();

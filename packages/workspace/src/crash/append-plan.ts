@@ -4,8 +4,11 @@ export interface AppendChildConfig {
   /** Names this writer in the stored text, so the parent can tell the writers' entries apart. */
   writer: string;
   plan: Array<{ sessionId: string; count: number }>;
-  /** `plan`: append the plan and report; `burst`: append to the first session until killed. */
-  mode: 'plan' | 'burst';
+  /**
+   * `plan`: append the plan and report; `burst`: append to the first session until killed;
+   * `run-records`: announce sub-agent sessions of the first session and record usage until killed.
+   */
+  mode: 'plan' | 'burst' | 'run-records';
   /** The store's SQLite busy timeout; default the store's own. 0 shows what the store protects against. */
   busyTimeoutMs?: number;
 }

@@ -220,3 +220,48 @@ describe('crash safety: a child killed in the middle of a burst of appends', { t
     expect(after.at(-1)?.message.content).toBe('after the crash');
   });
 });
+
+describe('crash safety: a child killed while it records usage and announces sub-agent sessions', {
+  timeout: CHILD_TEST_TIMEOUT_MS,
+}, () => {
+  it('keeps every acknowledged usage record and child session, and at most the one in flight more', async () => {
+    rig = await startCrashRig({ steps: [] });
+    const config: AppendChildConfig = {
+      databasePath: rig.databasePath,
+      writer: 'records',
+      plan: [{ sessionId: 'records', count: 0 }],
+      mode: 'run-records',
+    };
+    child = spawnTsChild('append-child.ts', [JSON.stringify(config)]);
+    await child.waitForLine((line) => line === 'READY', '"READY"');
+    child.send('go');
+    await child.waitForLine((line) => line === 'USAGE 150', 'acknowledging usage record 150');
+    const exit = await child.kill();
+    expect(exit.signal).toBe('SIGKILL');
+    const last = (prefix: string) =>
+      Math.max(0, ...child!.lines.filter((line) => line.startsWith(prefix)).map((line) => Number(line.split(' ')[1])));
+    const usageAcks = last('USAGE ');
+    const childAcks = last('CHILD ');
+    store = await reopen(rig);
+    expect(integrityCheck(rig.databasePath)).toEqual(['ok']);
+    const calls = (await store.usage.report('session')).find((row) => row.key === 'records')?.calls ?? 0;
+    expect(calls - usageAcks).toBeGreaterThanOrEqual(0);
+    expect(calls - usageAcks).toBeLessThanOrEqual(1);
+    const children = await store.sessions.children('records');
+    expect(children.length - childAcks).toBeGreaterThanOrEqual(0);
+    expect(children.length - childAcks).toBeLessThanOrEqual(1);
+    for (const kid of children) expect(kid).toMatchObject({ kind: 'sub-agent', parentSessionId: 'records' });
+    // The store takes the next write.
+    await store.sessions.recordUsage({
+      sessionId: 'records',
+      provider: 'anthropic',
+      model: 'claude-test',
+      purpose: 'turn',
+      usage: {
+        input: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+        output: { total: 1, text: 1, reasoning: 0 },
+      },
+    });
+    expect((await store.usage.report('session')).find((row) => row.key === 'records')?.calls).toBe(calls + 1);
+  });
+});
