@@ -50,7 +50,7 @@ describe('component tools cannot dodge the rules with extra keys', () => {
   it('a deny on the path holds with an earlier `command` key', async () => {
     const read = named('read_file');
     const toolSet = await createToolSet({
-      sources: [{ name: 'component', kind: 'component', load: async () => componentTools }],
+      sources: [{ name: 'component', kind: 'sandbox', load: async () => componentTools }],
       permissions: { rules: { deny: [`${read}(**/secret.txt)`] } },
     });
     try {
@@ -66,7 +66,7 @@ describe('component tools cannot dodge the rules with extra keys', () => {
   it('accept-edits does not write where an undeclared `file_path` points the rule', async () => {
     const write = named('write_file');
     const toolSet = await createToolSet({
-      sources: [{ name: 'component', kind: 'component', load: async () => componentTools }],
+      sources: [{ name: 'component', kind: 'sandbox', load: async () => componentTools }],
       permissions: { mode: 'accept-edits' },
     });
     try {
