@@ -74,7 +74,7 @@ async function runTurn(
           permissions: { mode: 'default' as const },
           ask: async (request) => {
             await record(request.input.id);
-            return { behavior: 'allow' as const };
+            return { behavior: 'allow' as const, ...(hookKind === 'remember' ? { remember: true } : {}) };
           },
         }),
   });
@@ -148,5 +148,12 @@ describe('before-tool checks of one turn, through runQuery', () => {
     expect(sequentialChecks(log)).toEqual(many.map((call) => call.id));
     expect(log.indexOf('run start 1')).toBeGreaterThan(log.indexOf('check end 4'));
     expect(log.filter((line) => line.startsWith('run end'))).toHaveLength(12);
+  });
+
+  it('the same call five times in one parallel group asks once when the answer is remembered', async () => {
+    const same = Array.from({ length: 5 }, () => ({ name: 'look', id: 7 }));
+    const { log } = await runTurn(same, 'remember');
+    expect(sequentialChecks(log)).toEqual([7]);
+    expect(log.filter((line) => line === 'run end 7')).toHaveLength(5);
   });
 });
