@@ -202,17 +202,17 @@ export async function runGuardedCall(
     if (checked.run) await sequencer.idle(key);
   }
   if (!checked.run) return checked.result;
-  const final = { input: checked.input };
+  const input = checked.input;
 
   const modeBefore = context.mode?.get();
   const started = performance.now();
-  const result = await executeTool(tool, final.input, context);
+  const result = await executeTool(tool, input, context);
   const durationMs = Math.round(performance.now() - started);
   services.planSync.update(modeBefore, context.mode?.get());
 
   return runAfterToolHooks(
     services.hooks.afterTool ?? [],
-    { tool: { name: tool.name, permission: tool.permission }, input: final.input, result, context, durationMs },
+    { tool: { name: tool.name, permission: tool.permission }, input, result, context, durationMs },
     { onFailure: (failure) => services.emit({ type: 'hook-failure', failure }), roots: services.roots },
   );
 }

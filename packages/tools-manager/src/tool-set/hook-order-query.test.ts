@@ -22,7 +22,7 @@ async function yieldTurns(count: number): Promise<void> {
 
 async function runTurn(
   calls: Array<{ name: string; id: number }>,
-  hookKind: 'function' | 'ask',
+  hookKind: 'function' | 'ask' | 'remember',
   maxConcurrency?: number,
 ) {
   const mock = await startMockServer({
