@@ -1,3 +1,4 @@
+import { INTERRUPTED_TOOL_RESULT } from '@boxagnts/query';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type GatewayChild, spawnGateway } from '../test/spawn-gateway.js';
 import { readSse, type SseMessage } from '../test/sse-client.js';
@@ -77,5 +78,39 @@ describe('restart safety', () => {
     expect(JSON.stringify(kept.messages[1]?.message.content)).toContain('Resumed and finished.');
     const runs = (await (await fetch(`${second.url}/sessions/drop/runs`)).json()) as { runs: { status: string }[] };
     expect(runs.runs.map((run) => run.status)).toEqual(['interrupted']);
+  }, 90_000);
+
+  it('a run killed during a tool call resumes from a repaired history (the interrupted call gets an error result, not a re-run)', async () => {
+    current = await createTestWorkspace({
+      steps: [
+        {
+          content: [
+            { type: 'text', text: 'Waiting.' },
+            { type: 'tool_call', name: 'sleep', input: { seconds: 30 } },
+          ],
+        },
+        { text: 'Recovered after the restart.' },
+      ],
+    });
+    await current.workspace.close();
+    const first = await spawnGateway(current.dir);
+    children.push(first);
+    const runId = await startRun(first.url, 'tool', 'resume');
+    await readSse(await fetch(`${first.url}/runs/${runId}/events`), (message) => message.event === 'tool-start');
+    await first.kill();
+    children.splice(children.indexOf(first), 1);
+
+    const second = await spawnGateway(current.dir);
+    children.push(second);
+    expect(second.recovered.resumed).toEqual([runId]);
+    const events = await readSse(await fetch(`${second.url}/runs/${runId}/events`));
+    expect(JSON.parse(events.messages.at(-1)?.data as string)).toMatchObject({
+      status: 'completed',
+      text: 'Recovered after the restart.',
+    });
+    expect(events.messages.filter((message) => message.event === 'tool-start')).toHaveLength(1);
+    const resumedCall = current.mock.requests.at(-1)?.body as { messages: { role: string }[] };
+    expect(resumedCall.messages.at(-1)?.role).toBe('user');
+    expect(JSON.stringify(resumedCall.messages.at(-1))).toContain(INTERRUPTED_TOOL_RESULT.slice(0, 40));
   }, 90_000);
 });
