@@ -88,4 +88,9 @@ export {
   parseAllowedHosts,
 } from './web-fetch/allowed-hosts.js';
 export { BlockedAddressError, type WebFetchLookup } from './web-fetch/guarded-agent.js';
-export { createWebFetchTool, WEB_FETCH_DEFAULTS, type WebFetchToolOptions } from './web-fetch/web-fetch-tool.js';
+export {
+  createWebFetchTool,
+  WEB_FETCH_DEFAULTS,
+  WebFetchConfigError,
+  type WebFetchToolOptions,
+} from './web-fetch/web-fetch-tool.js';

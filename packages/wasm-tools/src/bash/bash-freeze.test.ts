@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { resultText, type ToolContext } from '@boxagnts/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTickMonitor } from '../thread-pool/tick-monitor.test-helpers.js';
-import { createBashTool } from './bash-tool.js';
+import { BashToolConfigError, createBashTool } from './bash-tool.js';
 
 // Issue 12: nothing a command does may freeze the host. Each call runs while a host timer ticks
 // every 20 ms; before the shell ran on a worker thread, these calls blocked the event loop for
@@ -85,5 +85,12 @@ describe('simulated bash never blocks the host', () => {
     expect(report.longestGapMs).toBeLessThan(MAX_GAP_MS);
     const quick = await bash.execute({ command: 'echo ok' }, context());
     expect(resultText(quick)).toBe('stdout:\nok\n\nexit code: 0');
+  });
+});
+
+describe('bash memory cap settings', () => {
+  it.each([0, -5, Number.NaN])('refuses maxMemoryBytes %s', (value) => {
+    expect(() => createBashTool({ maxMemoryBytes: value })).toThrow(BashToolConfigError);
+    expect(() => createBashTool({ maxMemoryBytes: value })).toThrow(/maxMemoryBytes/);
   });
 });

@@ -2,7 +2,7 @@ import { resultText } from '@boxagnts/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTickMonitor } from '../thread-pool/tick-monitor.test-helpers.js';
 import { type LoopbackServer, mapLookup, startServer, toolContext } from './loopback.test-helpers.js';
-import { createWebFetchTool } from './web-fetch-tool.js';
+import { createWebFetchTool, WebFetchConfigError } from './web-fetch-tool.js';
 
 // Issue 12: web_fetch converted HTML (linkedom + Readability + Turndown) on the host's thread,
 // after its deadline: 22 KB of nested <div>s stalled the event loop for 89 s, 32 KB of unclosed
@@ -97,5 +97,12 @@ describe('web_fetch on empty HTML (issue 13)', () => {
       expect(resultText(result)).toContain('Status: 200');
       expect(result.metadata).toMatchObject({ status: 200 });
     }
+  });
+});
+
+describe('web_fetch conversion settings', () => {
+  it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])('refuses maxConversionMemoryBytes %s', (value) => {
+    expect(() => createWebFetchTool({ maxConversionMemoryBytes: value })).toThrow(WebFetchConfigError);
+    expect(() => createWebFetchTool({ maxConversionMemoryBytes: value })).toThrow(/positive number of bytes/);
   });
 });

@@ -41,6 +41,22 @@ export interface WebFetchToolOptions {
   maxConversionMemoryBytes?: number;
 }
 
+/** A web_fetch configuration that cannot work; the message says what to change. */
+export class WebFetchConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebFetchConfigError';
+  }
+}
+
+function positiveBytes(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new WebFetchConfigError(`web_fetch option "${name}" must be a positive number of bytes; got ${value}.`);
+  }
+  return value;
+}
+
 const inputSchema = z.object({
   url: z.string().min(1).max(8192).describe('The http or https URL to fetch.'),
   format: z
@@ -271,7 +287,8 @@ async function fetchPage(settings: Settings, input: WebFetchInput, context: Tool
  * resolved address at connect time; redirects are re-checked hop by hop; time and decoded size
  * are capped.
  *
- * @throws {AllowedHostError} for a bad `allowedHosts` entry; {@link TrustedAddressError} for a bad `trustedAddresses` entry.
+ * @throws {AllowedHostError} for a bad `allowedHosts` entry; {@link TrustedAddressError} for a bad `trustedAddresses` entry;
+ *   {@link WebFetchConfigError} for a `maxConversionMemoryBytes` that is not a positive number.
  * @example
  * const webFetch = createWebFetchTool({ allowedHosts: ['https://*.wikipedia.org'] });
  * const result = await webFetch.execute({ url: 'https://en.wikipedia.org/wiki/WebAssembly' }, context);
@@ -282,7 +299,11 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool<type
     maxBytes: options.maxBytes ?? WEB_FETCH_DEFAULTS.maxBytes,
     maxRedirects: options.maxRedirects ?? WEB_FETCH_DEFAULTS.maxRedirects,
     userAgent: options.userAgent ?? WEB_FETCH_DEFAULTS.userAgent,
-    maxConversionMemoryBytes: options.maxConversionMemoryBytes ?? WEB_FETCH_DEFAULTS.maxConversionMemoryBytes,
+    maxConversionMemoryBytes: positiveBytes(
+      'maxConversionMemoryBytes',
+      options.maxConversionMemoryBytes,
+      WEB_FETCH_DEFAULTS.maxConversionMemoryBytes,
+    ),
     lookup: options.lookup,
     addresses: createAddressPolicy(options.trustedAddresses ?? []),
     allowed: options.allowedHosts === undefined ? undefined : parseAllowedHosts(options.allowedHosts),
