@@ -157,7 +157,15 @@ export class ThreadPool {
 
   #dispatch(): void {
     while (this.#queue.length > 0) {
-      const worker = this.#idle.pop() ?? (this.#workers.size < this.#options.maxWorkers ? this.#spawn() : undefined);
+      let worker: PooledWorker | undefined;
+      try {
+        worker = this.#idle.pop() ?? (this.#workers.size < this.#options.maxWorkers ? this.#spawn() : undefined);
+      } catch (error) {
+        // A thread that cannot start (out of threads or memory) fails the task waiting longest.
+        const message = `a worker thread could not start: ${error instanceof Error ? error.message : String(error)}`;
+        this.#queue.shift()?.settle({ status: 'crashed', message });
+        continue;
+      }
       if (worker === undefined) return;
       const job = this.#queue.shift() as Job;
       clearTimeout(worker.idleTimer);
