@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resultText, type ToolContext } from '@boxagnts/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BashToolConfigError, createBashTool } from '../index.js';
 import { withTickMonitor } from '../thread-pool/tick-monitor.test-helpers.js';
-import { BashToolConfigError, createBashTool } from './bash-tool.js';
 
 // Issue 12: nothing a command does may freeze the host. Each call runs while a host timer ticks
 // every 20 ms; before the shell ran on a worker thread, these calls blocked the event loop for

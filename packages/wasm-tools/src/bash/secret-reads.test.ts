@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resultText, type ToolContext } from '@boxagnts/tools';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createBashTool } from './bash-tool.js';
+import { createBashTool } from '../index.js';
 
 // Every way just-bash offers to read, copy, move, link or pack a file, aimed at the workspace's
 // secrets file. The key must never reach the output, and no copy of it may appear anywhere.

@@ -1,7 +1,7 @@
 import { resultText, type ToolContext } from '@boxagnts/tools';
 import { describe, expect, it } from 'vitest';
+import { createJsExecTool } from '../index.js';
 import { withTickMonitor } from '../thread-pool/tick-monitor.test-helpers.js';
-import { createJsExecTool } from './js-exec-tool.js';
 
 // Issue 12: js_exec evaluated on the host's thread, blocking its event loop for the whole
 // evaluation (up to 10 s by default). Each call here runs while a host timer ticks every 20 ms.

@@ -1,8 +1,8 @@
 import { resultText } from '@boxagnts/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWebFetchTool, WebFetchConfigError } from '../index.js';
 import { withTickMonitor } from '../thread-pool/tick-monitor.test-helpers.js';
 import { type LoopbackServer, mapLookup, startServer, toolContext } from './loopback.test-helpers.js';
-import { createWebFetchTool, WebFetchConfigError } from './web-fetch-tool.js';
 
 // Issue 12: web_fetch converted HTML (linkedom + Readability + Turndown) on the host's thread,
 // after its deadline: 22 KB of nested <div>s stalled the event loop for 89 s, 32 KB of unclosed
