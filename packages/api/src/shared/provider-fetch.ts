@@ -2,6 +2,7 @@ import { type Dispatcher, fetch as undiciFetch } from 'undici';
 import { RedirectError } from '../spec/llm-error-classes.js';
 import { getSharedHttpAgent } from './http-agent.js';
 import { redactUrl } from './redact-secrets.js';
+import { rememberHeaderSecrets } from './secret-registry.js';
 
 /** The `fetch` signature the LLM SDKs (`@anthropic-ai/sdk`, `openai`) and the adapters accept. */
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -33,6 +34,7 @@ export function createProviderFetch(options: ProviderFetchOptions = {}): FetchFu
 
   return async function providerFetch(input, init = {}) {
     let request = await toRequestParts(input, init);
+    rememberHeaderSecrets(request.headers);
     const mode = init.redirect ?? 'follow';
     for (let redirects = 0; ; redirects += 1) {
       // Global fetch types (undici-types 6) and undici 7's differ only nominally; the values are compatible.

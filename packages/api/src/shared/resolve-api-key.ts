@@ -1,4 +1,5 @@
 import { MissingApiKeyError } from '../spec/llm-error-classes.js';
+import { rememberSecret } from './secret-registry.js';
 
 /** Options of {@link resolveApiKey}. */
 export interface ResolveApiKeyOptions {
@@ -23,11 +24,17 @@ export interface ResolveApiKeyOptions {
  */
 export function resolveApiKey(options: ResolveApiKeyOptions): string {
   const explicit = options.apiKey?.trim();
-  if (explicit !== undefined && explicit !== '') return explicit;
+  if (explicit !== undefined && explicit !== '') {
+    rememberSecret(explicit);
+    return explicit;
+  }
   const env = options.env ?? process.env;
   for (const name of options.envVarNames) {
     const value = env[name]?.trim();
-    if (value !== undefined && value !== '') return value;
+    if (value !== undefined && value !== '') {
+      rememberSecret(value);
+      return value;
+    }
   }
   throw new MissingApiKeyError({
     providerId: options.providerId,

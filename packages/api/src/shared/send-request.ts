@@ -1,6 +1,7 @@
 import type { HttpErrorRule } from './classify-http-error.js';
 import { classifyHttpError } from './classify-http-error.js';
 import { createProviderFetch, type FetchFunction } from './provider-fetch.js';
+import { rememberHeaderSecrets } from './secret-registry.js';
 import { toLlmError } from './to-llm-error.js';
 
 /** Options of {@link sendRequest}. */
@@ -35,6 +36,7 @@ export interface SendRequestOptions {
 export async function sendRequest(options: SendRequestOptions): Promise<Response> {
   const fetch = options.fetch ?? createProviderFetch({ providerId: options.providerId });
   const headers: Record<string, string> = { ...options.headers };
+  rememberHeaderSecrets(headers);
   let body: string | undefined;
   if (typeof options.body === 'string') body = options.body;
   else if (options.body !== undefined) {

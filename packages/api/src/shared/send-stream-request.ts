@@ -3,6 +3,7 @@ import { RedirectError } from '../spec/llm-error-classes.js';
 import { classifyHttpError } from './classify-http-error.js';
 import { getSharedHttpAgent } from './http-agent.js';
 import { redactUrl } from './redact-secrets.js';
+import { rememberHeaderSecrets } from './secret-registry.js';
 import type { SendRequestOptions } from './send-request.js';
 import { toLlmError } from './to-llm-error.js';
 
@@ -38,6 +39,7 @@ const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]
  */
 export async function sendStreamRequest(options: SendStreamRequestOptions): Promise<StreamResponse> {
   const headers: Record<string, string> = { ...options.headers };
+  rememberHeaderSecrets(headers);
   let body: string | undefined;
   if (typeof options.body === 'string') body = options.body;
   else if (options.body !== undefined) {

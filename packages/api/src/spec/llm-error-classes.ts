@@ -1,3 +1,4 @@
+import { redactUrl } from '../shared/redact-secrets.js';
 import { hasErrorMarker, isLlmError, LlmError, type LlmErrorSubclassOptions } from './llm-error.js';
 
 const CONTEXT_OVERFLOW_MARKER: unique symbol = Symbol.for('boxagnts.api.error.context_overflow');
@@ -222,9 +223,9 @@ export class RedirectError extends LlmError {
       isRetryable: false,
       message:
         options.message ??
-        `${label(options.providerId)} redirected to another origin (${options.location}); cross-origin redirects are not followed because they would leak the API key: set the base URL to the final address if you trust it.`,
+        `${label(options.providerId)} redirected to another origin (${redactUrl(options.location)}); cross-origin redirects are not followed because they would leak the API key: set the base URL to the final address if you trust it.`,
     });
-    this.location = options.location;
+    this.location = redactUrl(options.location);
   }
 }
 

@@ -1,3 +1,6 @@
+import { redactDeep } from '../shared/redact-deep.js';
+import { redactSecrets, redactUrl } from '../shared/redact-secrets.js';
+import { rememberedSecrets } from '../shared/secret-registry.js';
 /** Every reason an LLM call can fail, one closed set for all vendors. */
 export const LLM_ERROR_REASONS = [
   'rate_limit',
@@ -56,6 +59,11 @@ export interface LlmErrorOptions {
   body?: unknown;
   url?: string;
   cause?: unknown;
+  /**
+   * Credentials to mask in every field (message, body, url, cause chain), besides every key this
+   * process has sent to a provider and every credential shape `redactSecrets` knows.
+   */
+  secrets?: readonly string[];
 }
 
 /** Options of the `LlmError` subclasses: the reason is fixed and the message has a default. */
@@ -76,15 +84,23 @@ export class LlmError extends Error {
   readonly body: unknown;
   readonly url: string | undefined;
 
+  /**
+   * Every string of the error is masked as it is built (message, stack, `body`, `url`, the whole
+   * `cause` chain), so no way of printing it (`util.inspect`, JSON, a logger) shows a key.
+   */
   constructor(options: LlmErrorOptions) {
-    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      redactSecrets(options.message, secretsOf(options)),
+      options.cause === undefined ? undefined : { cause: redactDeep(options.cause, secretsOf(options)) },
+    );
+    const secrets = secretsOf(options);
     this.reason = options.reason;
     this.isRetryable = options.isRetryable ?? isRetryableReason(options.reason);
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
     this.providerId = options.providerId;
-    this.body = options.body;
-    this.url = options.url;
+    this.body = options.body === undefined ? undefined : redactDeep(options.body, secrets);
+    this.url = options.url === undefined ? undefined : redactSecrets(redactUrl(options.url), secrets);
   }
 
   /** A plain summary for logs and persisted run records (the raw body is left out: it can be large). */
@@ -100,6 +116,13 @@ export class LlmError extends Error {
       url: this.url,
     };
   }
+}
+
+function secretsOf(options: LlmErrorOptions): string[] {
+  const remembered = rememberedSecrets();
+  return options.secrets === undefined || options.secrets.length === 0
+    ? remembered
+    : [...options.secrets, ...remembered];
 }
 
 /** Whether `value` is an {@link LlmError} from any copy of this package. */

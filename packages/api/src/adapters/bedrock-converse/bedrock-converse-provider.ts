@@ -4,6 +4,7 @@ import { getSharedHttpAgent } from '../../shared/http-agent.js';
 import { createProviderFetch } from '../../shared/provider-fetch.js';
 import { readJsonBody } from '../../shared/read-json-body.js';
 import { withRetries } from '../../shared/retry-policy.js';
+import { rememberSecret } from '../../shared/secret-registry.js';
 import { sendRequest } from '../../shared/send-request.js';
 import { type StreamResponse, sendStreamRequest } from '../../shared/send-stream-request.js';
 import { KEEP_ALIVE, streamWithRetries } from '../../shared/stream-with-retries.js';
@@ -287,13 +288,14 @@ function stallOption(settings: BedrockConverseSettings) {
 }
 
 function secretsOf(auth: BedrockAuth): string[] {
-  if (auth.type === 'bearer') return [auth.token];
-  if (auth.type === 'sigv4')
-    return [
-      auth.credentials.secretAccessKey,
-      ...(auth.credentials.sessionToken ? [auth.credentials.sessionToken] : []),
-    ];
-  return [];
+  const secrets =
+    auth.type === 'bearer'
+      ? [auth.token]
+      : auth.type === 'sigv4'
+        ? [auth.credentials.secretAccessKey, ...(auth.credentials.sessionToken ? [auth.credentials.sessionToken] : [])]
+        : [];
+  for (const secret of secrets) rememberSecret(secret);
+  return secrets;
 }
 
 function lowerCaseNames(headers: Record<string, string>): Record<string, string> {
