@@ -6,5 +6,7 @@ export default packageTsupConfig(
   ['src/index.ts', 'src/bash/bash-worker.ts', 'src/js-exec/js-exec-worker.ts', 'src/web-fetch/html-worker.ts'],
   {
     onSuccess: 'node scripts/prepare-dist.mjs',
+    // Loaded on demand (a dev dependency, needed only to build guests or bundle worker sources): never bundled.
+    external: ['esbuild'],
   },
 );
