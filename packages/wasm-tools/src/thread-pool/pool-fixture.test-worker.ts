@@ -10,7 +10,8 @@ export type FixtureTask =
   | { op: 'exit' }
   | { op: 'wait-for-cancel' }
   | { op: 'env' }
-  | { op: 'thread-id' };
+  | { op: 'thread-id' }
+  | { op: 'print'; times: number };
 
 const kept: unknown[] = [];
 
@@ -31,6 +32,13 @@ serveThreadTasks<FixtureTask, unknown>(async (task, signal) => {
       return new Promise((resolve) => signal.addEventListener('abort', () => resolve('stopped cleanly')));
     case 'env':
       return Object.keys(process.env).length;
+    case 'print':
+      for (let index = 0; index < task.times; index++) {
+        console.log('noise '.repeat(100));
+        process.stdout.write('more noise\n');
+        process.stderr.write('error noise\n');
+      }
+      return 'printed';
     case 'thread-id': {
       const { threadId } = await import('node:worker_threads');
       return threadId;

@@ -5,6 +5,19 @@ import type { ThreadHostMessage, ThreadReplyMessage } from './thread-protocol.js
 export type ThreadTaskHandler<Payload, Value> = (payload: Payload, signal: AbortSignal) => Promise<Value> | Value;
 
 /**
+ * Drops everything the worker would print: the host pipes a worker's stdout and stderr without
+ * reading them, so nothing a library or a guest prints may pile up there.
+ */
+function silenceOutput(): void {
+  const discard = () => undefined;
+  for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'table'] as const) {
+    console[method] = discard;
+  }
+  process.stdout.write = () => true;
+  process.stderr.write = () => true;
+}
+
+/**
  * The worker side of a {@link ThreadPool}: answers each task message with the handler's value
  * (or the message of what it threw) and aborts a task's signal when the host cancels it. Call it
  * once, at the top level of a worker entry.
@@ -14,6 +27,7 @@ export type ThreadTaskHandler<Payload, Value> = (payload: Payload, signal: Abort
 export function serveThreadTasks<Payload, Value>(handler: ThreadTaskHandler<Payload, Value>): void {
   const port = parentPort;
   if (port === null) throw new Error('serveThreadTasks must be called inside a worker thread.');
+  silenceOutput();
   const running = new Map<number, AbortController>();
   port.on('message', (message: ThreadHostMessage) => {
     if (message.type === 'cancel') {

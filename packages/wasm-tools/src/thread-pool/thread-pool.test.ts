@@ -1,4 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { FixtureTask } from './pool-fixture.test-worker.js';
 import { ThreadPool } from './thread-pool.js';
 import { withTickMonitor } from './tick-monitor.test-helpers.js';
@@ -6,11 +11,12 @@ import { resolveWorkerScript } from './worker-script.js';
 
 const pools: ThreadPool[] = [];
 
-function pool(maxWorkers = 2, maxHeapMb = 64): ThreadPool {
+function pool(maxWorkers = 2, maxHeapMb = 64, idleMs?: number): ThreadPool {
   const created = new ThreadPool({
     script: () => resolveWorkerScript(import.meta.url, 'thread-pool', 'pool-fixture.test-worker'),
     maxWorkers,
     maxHeapMb,
+    ...(idleMs === undefined ? {} : { idleMs }),
   });
   pools.push(created);
   return created;
@@ -38,6 +44,11 @@ describe('ThreadPool', () => {
       Array.from({ length: 40 }, (_, index) => index),
     );
     expect(target.workersStarted).toBeLessThanOrEqual(2);
+  });
+
+  it('drops what a worker prints instead of passing it to the host', async () => {
+    const target = pool(1);
+    expect(await run(target, { op: 'print', times: 20_000 })).toEqual({ status: 'ok', value: 'printed' });
   });
 
   it('gives workers an empty environment', async () => {
@@ -120,4 +131,50 @@ describe('ThreadPool', () => {
       message: expect.stringContaining('no-such-worker.js is missing'),
     });
   });
+
+  it('lets idle workers exit after the idle time', async () => {
+    const target = pool(2, 64, 200);
+    await Promise.all([run(target, { op: 'echo', value: 1 }), run(target, { op: 'echo', value: 2 })]);
+    expect(target.liveWorkers).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(target.liveWorkers).toBe(0), { timeout: 10_000, interval: 50 });
+    expect(await run(target, { op: 'echo', value: 3 })).toEqual({ status: 'ok', value: 3 });
+  });
+
+  it('never keeps a process alive once its tools are idle', async () => {
+    // A real Node process runs bash, js_exec and web_fetch's converter once each and must then
+    // exit by itself, with the pooled threads still alive (their idle time is 30 s).
+    const folder = await mkdtemp(join(tmpdir(), 'pool-exit-'));
+    const entry = fileURLToPath(new URL('../index.ts', import.meta.url));
+    const script = join(folder, 'main.mts');
+    await writeFile(
+      script,
+      `import { createBashTool, createJsExecTool } from ${JSON.stringify(entry)};
+const context = { root: ${JSON.stringify(folder)}, signal: new AbortController().signal, sessionId: 's', turnId: 't', toolCallId: 'c' };
+const bash = await createBashTool().execute({ command: 'echo from-bash' }, context);
+const js = await createJsExecTool().execute({ code: '6 * 7' }, context);
+console.log(JSON.stringify([bash.content, js.content]));
+`,
+    );
+    const tsx = fileURLToPath(new URL('../../../../node_modules/.bin/tsx', import.meta.url));
+    const child = spawn(tsx, [script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: '--conditions=@boxagnts/source' },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const killer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.on('exit', (exitCode, exitSignal) => resolve([exitCode, exitSignal])),
+    );
+    clearTimeout(killer);
+    await rm(folder, { recursive: true, force: true });
+    expect({ code, signal }, output).toEqual({ code: 0, signal: null });
+    expect(output).toContain('from-bash');
+    expect(output).toContain('result: 42');
+  }, 40_000);
 });

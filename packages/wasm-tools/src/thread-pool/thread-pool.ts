@@ -81,6 +81,11 @@ export class ThreadPool {
     return this.#started;
   }
 
+  /** Worker threads alive now, busy or idle. */
+  get liveWorkers(): number {
+    return this.#workers.size;
+  }
+
   /** Runs one task; never rejects: every failure is a {@link ThreadOutcome}. */
   run<Value>(payload: unknown, options: ThreadRunOptions): Promise<ThreadOutcome<Value>> {
     return new Promise<ThreadOutcome<Value>>((resolve) => {
@@ -190,9 +195,8 @@ export class ThreadPool {
     if (script === undefined) return undefined;
     this.#started += 1;
     const thread = new Worker(script, { env: {}, resourceLimits: this.#limits(), stdout: true, stderr: true });
-    // Guest output is not the host's: drain and drop it.
-    thread.stdout.resume();
-    thread.stderr.resume();
+    // Worker output is not the host's: it is piped (and never read, since a flowing stream would
+    // keep the host process alive), and `serveThreadTasks` silences it at the source.
     const worker: PooledWorker = { thread, dead: false };
     this.#workers.add(worker);
     thread.on('message', (reply: ThreadReplyMessage) => {
