@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import type { ProviderRegistry } from '@boxagnts/api';
+import { createComponentRuntime } from '@boxagnts/wasm-tools';
 import { openWorkspace, type Workspace } from '@boxagnts/workspace';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
+import { AgentPool } from './agent/agent-pool.js';
 import { type Agent, type CreateAgentOptions, createAgent } from './agent/create-agent.js';
 import { createWorkspaceRegistry } from './agent/workspace-providers.js';
 import { GatewayError } from './gateway-error.js';
@@ -77,29 +79,34 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     });
   }
   const log = openSqliteRunLog(databasePath);
-  const agents = new Map<string, Promise<Agent>>();
+  const runtime = options.sandbox?.runtime ?? createComponentRuntime();
+  const makeAgent = (name?: string, model?: string): Promise<Agent> =>
+    createAgent({
+      workspace,
+      ...(name === undefined ? {} : { agent: name }),
+      ...(model === undefined ? {} : { model }),
+      ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
+      sandbox: { ...options.sandbox, runtime },
+      ...(options.ask === undefined ? {} : { ask: options.ask }),
+      ...(options.registry === undefined ? {} : { registry: options.registry() }),
+    });
+  // Listings (tools, MCP states) use one agent per name and model; runs lease their own from the pool.
+  const listed = new Map<string, Promise<Agent>>();
   const agentFor = (name?: string, model?: string): Promise<Agent> => {
     const key = `${name ?? workspace.config.defaultAgent}\u0000${model ?? ''}`;
-    let agent = agents.get(key);
+    let agent = listed.get(key);
     if (agent === undefined) {
-      agent = createAgent({
-        workspace,
-        ...(name === undefined ? {} : { agent: name }),
-        ...(model === undefined ? {} : { model }),
-        ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
-        ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
-        ...(options.ask === undefined ? {} : { ask: options.ask }),
-        ...(options.registry === undefined ? {} : { registry: options.registry() }),
-      });
-      agents.set(key, agent);
-      agent.catch(() => agents.delete(key));
+      agent = makeAgent(name, model);
+      listed.set(key, agent);
+      agent.catch(() => listed.delete(key));
     }
     return agent;
   };
+  const pool = new AgentPool(makeAgent, () => workspace.config.permissions.mode);
   let registry: Promise<ProviderRegistry> | undefined;
   const runs = new RunManager({
     log,
-    agentFor,
+    acquireAgent: (name, model) => pool.acquire(name, model),
     defaultAgent: workspace.config.defaultAgent,
     hasAgent: (name) => workspace.agents[name] !== undefined,
   });
@@ -107,6 +114,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     workspace,
     runs,
     agent: agentFor,
+    acquireAgent: (name, model) => pool.acquire(name ?? workspace.config.defaultAgent, model),
     registry: () => {
       registry ??= createWorkspaceRegistry(workspace, options.registry?.());
       return registry;
@@ -132,7 +140,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       if (closed) return;
       closed = true;
       await runs.close();
-      for (const agent of agents.values()) await agent.then((made) => made.close()).catch(() => undefined);
+      await pool.close();
+      for (const agent of listed.values()) await agent.then((made) => made.close()).catch(() => undefined);
+      if (options.sandbox?.runtime === undefined) await runtime.close();
       log.close();
       tokens.close();
       if (owned) await workspace.close();

@@ -9,6 +9,8 @@ export interface GatewayServices {
   runs: RunManager;
   /** The composed agent of a name and model (made once, cached). */
   agent(name?: string, model?: string): Promise<Agent>;
+  /** Leases an agent for one run (a tool set is never shared by two runs at once). */
+  acquireAgent(name: string | undefined, model: string | undefined): Promise<{ agent: Agent; release(): void }>;
   /** The registry configured from the workspace (providers route, model resolution). */
   registry(): Promise<ProviderRegistry>;
   /** Milliseconds between SSE heartbeat comments. */

@@ -50,7 +50,8 @@ export function openaiRoutes(services: GatewayServices): Hono<GatewayEnv> {
       });
     }
     const { system, messages } = toAgentMessages(request);
-    const agent = await services.agent(request.model);
+    const lease = await services.acquireAgent(request.model, undefined);
+    const agent = lease.agent;
     const maxOutputTokens = request.max_completion_tokens ?? request.max_tokens;
     const controller = new AbortController();
     context.req.raw.signal.addEventListener('abort', () => controller.abort(), { once: true });
@@ -66,7 +67,7 @@ export function openaiRoutes(services: GatewayServices): Hono<GatewayEnv> {
     const id = `chatcmpl-${randomUUID()}`;
     const created = Math.floor(Date.now() / 1000);
     if (request.stream !== true) {
-      const outcome = await run.outcome;
+      const outcome = await run.outcome.finally(lease.release);
       if (outcome.reason === 'error') {
         throw new GatewayError({ reason: 'internal', message: `The agent run failed: ${outcome.error}` });
       }
@@ -100,10 +101,15 @@ export function openaiRoutes(services: GatewayServices): Hono<GatewayEnv> {
           }),
         });
       await chunk({ role: 'assistant', content: '' }, null);
-      for await (const event of run) {
-        if (event.type === 'text-delta') await chunk({ content: event.delta }, null);
+      let outcome: Awaited<typeof run.outcome>;
+      try {
+        for await (const event of run) {
+          if (event.type === 'text-delta') await chunk({ content: event.delta }, null);
+        }
+        outcome = await run.outcome;
+      } finally {
+        lease.release();
       }
-      const outcome = await run.outcome;
       await chunk({}, finishReason(outcome));
       if (request.stream_options?.include_usage !== false) await chunk({}, null, usageOf(outcome));
       await stream.writeSSE({ data: '[DONE]' });

@@ -32,8 +32,8 @@ export interface StartRunRequest {
 /** Options of {@link RunManager}. */
 export interface RunManagerOptions {
   log: RunLog;
-  /** The composed agent for a run (cached by the caller). */
-  agentFor(agent: string, model: string | undefined): Promise<Agent>;
+  /** Leases the composed agent for one run; `release()` is called when the run ends. */
+  acquireAgent(agent: string, model: string | undefined): Promise<{ agent: Agent; release(): void }>;
   defaultAgent: string;
   /** Whether an agent of this name exists (checked before a run is accepted). */
   hasAgent(name: string): boolean;
@@ -314,8 +314,11 @@ export class RunManager {
   async #execute(record: RunRecord, resuming: boolean): Promise<void> {
     const live = this.#live.get(record.id) as LiveRun;
     this.log.setStatus(record.id, 'running');
+    let release: (() => void) | undefined;
     try {
-      const agent = await this.#options.agentFor(record.agent, record.model);
+      const lease = await this.#options.acquireAgent(record.agent, record.model);
+      release = lease.release;
+      const agent = lease.agent;
       const input = record.input as Message[];
       const stored = (await agent.workspace.store.sessions.get(record.sessionId))?.messageCount ?? 0;
       const runInput = resuming ? this.#unstoredInput(record.id, stored, input) : input;
@@ -342,6 +345,7 @@ export class RunManager {
       if (this.#closing) return;
       this.#finish(record.id, 'failed', { reason: 'error', error: (error as Error).message ?? String(error) });
     } finally {
+      release?.();
       if (this.#closing) this.#live.get(record.id)?.resolveFinished(this.get(record.id));
     }
   }
