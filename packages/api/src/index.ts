@@ -205,6 +205,11 @@ export {
   withStallTimeouts,
 } from './shared/stall-timeouts.js';
 export {
+  DEFAULT_MAX_STREAM_EVENT_LENGTH,
+  resolveMaxEventLength,
+  type StreamEventLimitOptions,
+} from './shared/stream-event-limit.js';
+export {
   type OpenStream,
   type StreamEventBatch,
   type StreamWithRetriesOptions,
@@ -305,13 +310,6 @@ export type {
   ThinkingEffort,
 } from './spec/request.js';
 export type { AssistantResponse } from './spec/response.js';
-export {
-  isSplicedStreamError,
-  isStreamEventTooLargeError,
-  SplicedStreamError,
-  type SplicedStreamKind,
-  StreamEventTooLargeError,
-} from './spec/stream-protocol-errors.js';
 export type {
   ErrorEvent,
   MessageEndEvent,
@@ -330,5 +328,12 @@ export type {
   ToolCallStartEvent,
   UsageEvent,
 } from './spec/stream-event.js';
+export {
+  isSplicedStreamError,
+  isStreamEventTooLargeError,
+  SplicedStreamError,
+  type SplicedStreamKind,
+  StreamEventTooLargeError,
+} from './spec/stream-protocol-errors.js';
 export type { ToolChoice, ToolDefinition } from './spec/tool-definition.js';
 export type { FinishReason, UnifiedFinishReason, Usage } from './spec/usage.js';

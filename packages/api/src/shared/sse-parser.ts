@@ -24,6 +24,8 @@ export interface SseParser {
   end(): void;
 }
 
+import { resolveMaxEventLength, type StreamEventLimitOptions, streamEventTooLarge } from './stream-event-limit.js';
+
 const LINE_FEED = 10;
 const CARRIAGE_RETURN = 13;
 
@@ -33,13 +35,26 @@ const CARRIAGE_RETURN = 13;
  * inside a line ending or a multi-byte UTF-8 character (bytes are decoded once per chunk by a
  * streaming `TextDecoder`).
  *
+ * One line, and one event's joined data, may hold at most `maxEventLength` characters (default
+ * `DEFAULT_MAX_STREAM_EVENT_LENGTH`, 32 MiB): past it `feed` / `end` throw a
+ * `StreamEventTooLargeError` before buffering more, and the parser ignores everything after.
+ *
  * @example
  * const parser = createSseParser({ onEvent: (event) => console.log(event.event, event.data) });
  * for await (const chunk of response.body) parser.feed(chunk);
  * parser.end();
  */
-export function createSseParser(callbacks: SseParserCallbacks): SseParser {
+export function createSseParser(callbacks: SseParserCallbacks, options?: StreamEventLimitOptions): SseParser {
   const decoder = new TextDecoder('utf-8');
+  const maxLength = resolveMaxEventLength(options);
+  let failed = false;
+  const tooLarge = (unit: string): never => {
+    failed = true;
+    partialLine = '';
+    data = '';
+    hasData = false;
+    throw streamEventTooLarge(unit, maxLength, options?.providerId);
+  };
   let partialLine = '';
   let skipLineFeed = false;
   let atStart = true;
@@ -60,6 +75,7 @@ export function createSseParser(callbacks: SseParserCallbacks): SseParser {
   }
 
   function processLine(line: string): void {
+    if (line.length > maxLength) tooLarge('SSE line');
     if (line === '') {
       dispatch();
       return;
@@ -67,6 +83,7 @@ export function createSseParser(callbacks: SseParserCallbacks): SseParser {
     // Fast path for the line nearly every event is made of.
     if (line.startsWith('data:')) {
       const value = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5);
+      if (hasData && data.length + value.length >= maxLength) tooLarge('SSE event');
       data = hasData ? `${data}\n${value}` : value;
       hasData = true;
       return;
@@ -84,6 +101,7 @@ export function createSseParser(callbacks: SseParserCallbacks): SseParser {
         eventType = value;
         break;
       case 'data':
+        if (hasData && data.length + value.length >= maxLength) tooLarge('SSE event');
         data = hasData ? `${data}\n${value}` : value;
         hasData = true;
         break;
@@ -119,7 +137,7 @@ export function createSseParser(callbacks: SseParserCallbacks): SseParser {
         start = end + 1;
         end = text.indexOf('\n', start);
       }
-      if (start < text.length) partialLine += text.slice(start);
+      if (start < text.length) keepPartial(text.slice(start));
       return;
     }
     let index = start;
@@ -139,14 +157,22 @@ export function createSseParser(callbacks: SseParserCallbacks): SseParser {
       }
       start = index;
     }
-    if (start < text.length) partialLine += text.slice(start);
+    if (start < text.length) keepPartial(text.slice(start));
+  }
+
+  /** Holds the unfinished end of a line, refusing to hold more than the cap. */
+  function keepPartial(piece: string): void {
+    if (partialLine.length + piece.length > maxLength) tooLarge('SSE line');
+    partialLine += piece;
   }
 
   return {
     feed(chunk) {
+      if (failed) return;
       processText(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
     },
     end() {
+      if (failed) return;
       processText(decoder.decode());
       partialLine = '';
       dispatch();
