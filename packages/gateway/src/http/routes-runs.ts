@@ -1,8 +1,8 @@
 import type { Message } from '@boxagnts/api';
 import { Hono } from 'hono';
 import type { GatewayEnv, GatewayServices } from './gateway-env.js';
-import { readJsonBody } from './read-body.js';
-import { injectSchema, startRunSchema } from './schemas.js';
+import { parseWith, readJsonBody } from './read-body.js';
+import { injectSchema, sessionIdSchema, startRunSchema } from './schemas.js';
 import { resumeCursor, streamRunEvents } from './sse.js';
 
 /** Runs: start on a session, read, wait, stream/resume events, cancel, inject a message. */
@@ -10,7 +10,7 @@ export function runRoutes(services: GatewayServices): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
   app.post('/sessions/:id/runs', async (context) => {
     const body = await readJsonBody(context, startRunSchema);
-    const sessionId = context.req.param('id');
+    const sessionId = parseWith(sessionIdSchema, context.req.param('id'), 'session id');
     const input: Message[] = [{ role: 'user', content: body.input }];
     const record = services.runs.start({
       sessionId,

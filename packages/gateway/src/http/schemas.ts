@@ -41,6 +41,11 @@ export const startRunSchema = z.strictObject({
 /** `POST /runs/:id/messages`. */
 export const injectSchema = z.strictObject({ content: userContentSchema });
 
+/** Session ids: what `POST /sessions` accepts and what a run may create. */
+export const sessionIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,128}$/, 'must be 1-128 letters, digits, ".", "_" or "-"');
+
 /** `POST /sessions`. */
 export const createSessionSchema = z.strictObject({
   id: z

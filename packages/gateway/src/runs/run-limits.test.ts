@@ -109,6 +109,11 @@ describe('runs at their limits', () => {
       (issue) => issue.path,
     );
     expect(issues).toEqual(expect.arrayContaining(['input', 'maxTurns', 'budgetUsd']));
+    const longId = await fetch(`${url}/sessions/${'x'.repeat(500)}/runs`, json({ input: 'go' }));
+    expect(longId.status).toBe(400);
+    expect(((await longId.json()) as { error: { message: string } }).error.message).toContain('session id');
+    const oddId = await fetch(`${url}/sessions/${encodeURIComponent('a b\n<script>')}/runs`, json({ input: 'go' }));
+    expect(oddId.status).toBe(400);
     expect((await fetch(`${url}/health`)).status).toBe(200);
   });
 });
