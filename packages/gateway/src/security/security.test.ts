@@ -156,4 +156,20 @@ describe('gateway security', () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
   });
+
+  it('accepts the tokens of the config (gateway.tokens key references) and no other', async () => {
+    current = await createTestWorkspace({ steps: [] }, { gateway: { tokens: { ci: { secret: 'ci-token' } } } });
+    const value = 'bxg_configured_token_value_0123456789';
+    await current.workspace.secrets.set('ci-token', value);
+    gateway = await startGateway({ workspace: current.workspace, host: '0.0.0.0', port: 0 });
+    const get = (authorization?: string) =>
+      raw(gateway?.url as string, {
+        path: '/agents',
+        headers: { host: `127.0.0.1:${gateway?.port}`, ...(authorization === undefined ? {} : { authorization }) },
+      });
+    expect((await get(`Bearer ${value}`)).status).toBe(200);
+    expect((await get(`Bearer ${value.slice(0, -1)}`)).status).toBe(401);
+    expect((await get()).status).toBe(401);
+    expect(gateway.tokens.revoke('ci')).toBe(false);
+  });
 });
