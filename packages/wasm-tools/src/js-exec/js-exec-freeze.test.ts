@@ -78,4 +78,17 @@ describe('js_exec never blocks the host', () => {
     expect(resultText(results[2]!)).toBe('result: [2, 4, 6]');
     expect(report.longestGapMs).toBeLessThan(MAX_GAP_MS);
   });
+
+  it('serves tools with many different limits from the shared threads, again and again', async () => {
+    const tools = Array.from({ length: 7 }, (_, index) =>
+      createJsExecTool({ timeoutMs: 5_000 + index, memoryLimitBytes: (16 + index) * 1024 * 1024 }),
+    );
+    for (let round = 0; round < 3; round++) {
+      for (const [index, each] of tools.entries()) {
+        expect(resultText(await each.execute({ code: `${index} * ${round}` }, context()))).toBe(
+          `result: ${index * round}`,
+        );
+      }
+    }
+  });
 });

@@ -4,16 +4,28 @@ import { serveThreadTasks } from '../thread-pool/serve-tasks.js';
 import type { JsExecTask } from './js-exec-thread.js';
 import { type JsRun, QuickJsEngine } from './quickjs-engine.js';
 
-/** One engine per set of limits, reused across calls on this thread (each call gets a fresh context). */
+/**
+ * One engine per set of limits, reused across calls on this thread (each call gets a fresh
+ * context); the least recently used is dropped past {@link MAX_ENGINES}, so tools with many
+ * different limits cannot pile up WebAssembly memories on one thread.
+ */
 const engines = new Map<string, QuickJsEngine>();
+const MAX_ENGINES = 4;
 
 serveThreadTasks<JsExecTask, JsRun>(async (task, signal) => {
   const key = JSON.stringify(task.limits);
   let engine = engines.get(key);
   if (engine === undefined) {
     engine = new QuickJsEngine(task.limits);
-    engines.set(key, engine);
+    const oldest = engines.size >= MAX_ENGINES ? engines.keys().next().value : undefined;
+    if (oldest !== undefined) {
+      engines.get(oldest)?.reset();
+      engines.delete(oldest);
+    }
+  } else {
+    engines.delete(key);
   }
+  engines.set(key, engine);
   try {
     return await engine.run(task.code, signal);
   } catch (error) {
