@@ -1,3 +1,4 @@
+import { claudeThinkingRequest } from '../../shared/claude-thinking.js';
 import { type SystemPromptSegment, systemPromptSegments } from '../../shared/system-prompt.js';
 import type { LlmRequest, ThinkingConfig } from '../../spec/request.js';
 import type { AnthropicRequestBody, AnthropicSystemBlock } from './anthropic-wire-types.js';
@@ -27,9 +28,13 @@ export interface BuildAnthropicRequestBodyOptions {
  *   each cache boundary gets `cache_control: {type: 'ephemeral'}`, and so does the last tool. At
  *   most four breakpoints are sent (the API's limit): the tool's and the last three of the system.
  *   A prompt of one segment without a breakpoint is sent as a plain string.
- * - `thinking`: a token budget is `{type: 'enabled', budget_tokens}` (`max_tokens` must exceed the
- *   budget, so when it does not the budget is added to it); an effort level is adaptive thinking,
- *   `{type: 'adaptive'}` with `output_config.effort`; disabled is `{type: 'disabled'}`.
+ * - `thinking`, per model (`claudeThinkingStyle`): on Claude 4.5 and older a budget is
+ *   `{type: 'enabled', budget_tokens}` (at least 1024) and an effort level becomes a budget
+ *   (low 2048, medium 8192, high 24576); on Claude 4.6 an effort is adaptive thinking
+ *   (`{type: 'adaptive'}` + `output_config.effort`) and a budget stays a budget; on Opus 4.7 and
+ *   later both are adaptive (a budget picks the effort: <= 4096 low, <= 16384 medium, else high).
+ *   `max_tokens` must exceed a budget, so when it does not the budget is added to it. Non-Claude
+ *   models keep the request's form. Disabled is `{type: 'disabled'}`.
  * - `metadata`: only `user_id` (or `userId`) exists in the API; other keys are not sent.
  * - `providerOptions.anthropic` (and `providerOptions[providerId]`) are merged last, so any field
  *   can be set or overridden, e.g. `{ anthropic: { top_k: 5, service_tier: 'auto' } }`.
@@ -53,7 +58,7 @@ export function buildAnthropicRequestBody(
   const caching = segments.some((segment) => segment.cacheBreakpoint);
   const tools = prepareAnthropicTools(request.tools, request.toolChoice, { cacheBreakpoint: caching });
   const requestedMaxTokens = request.maxOutputTokens ?? options.defaultMaxOutputTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS;
-  const thinking = mapThinking(request.thinking, requestedMaxTokens);
+  const thinking = mapThinking(request.thinking, requestedMaxTokens, request.model);
   const system = toSystem(segments, tools.tools === undefined ? MAX_CACHE_BREAKPOINTS : MAX_CACHE_BREAKPOINTS - 1);
   const userId = request.metadata?.user_id ?? request.metadata?.userId;
 
@@ -84,17 +89,19 @@ interface MappedThinking {
   maxTokens: number;
 }
 
-function mapThinking(config: ThinkingConfig | undefined, maxTokens: number): MappedThinking {
-  switch (config?.type) {
+function mapThinking(config: ThinkingConfig | undefined, maxTokens: number, model: string): MappedThinking {
+  // Models this cannot place (an Anthropic-compatible server's own) keep the request's own form.
+  const mapped = claudeThinkingRequest(config, model);
+  switch (mapped?.type) {
     case undefined:
       return { maxTokens };
-    case 'enabled':
+    case 'budget':
       return {
-        thinking: { type: 'enabled', budget_tokens: config.budgetTokens },
-        maxTokens: maxTokens > config.budgetTokens ? maxTokens : maxTokens + config.budgetTokens,
+        thinking: { type: 'enabled', budget_tokens: mapped.budgetTokens },
+        maxTokens: maxTokens > mapped.budgetTokens ? maxTokens : maxTokens + mapped.budgetTokens,
       };
-    case 'effort':
-      return { thinking: { type: 'adaptive' }, outputConfig: { effort: config.effort }, maxTokens };
+    case 'adaptive':
+      return { thinking: { type: 'adaptive' }, outputConfig: { effort: mapped.effort }, maxTokens };
     case 'disabled':
       return { thinking: { type: 'disabled' }, maxTokens };
   }

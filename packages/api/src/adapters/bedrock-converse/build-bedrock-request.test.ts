@@ -34,7 +34,8 @@ describe('buildBedrockRequest', () => {
     );
     expect(body).toEqual({
       messages: [{ role: 'user', content: [{ text: 'hi' }] }],
-      inferenceConfig: { maxTokens: 1000, temperature: 0.2, topP: 0.9, stopSequences: ['END'] },
+      // maxTokens must exceed the budget: 1000 + 1500.
+      inferenceConfig: { maxTokens: 2500, temperature: 0.2, topP: 0.9, stopSequences: ['END'] },
       additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 1500 }, top_k: 5 },
       requestMetadata: { user: 'u-1' },
       guardrailConfig: { guardrailIdentifier: 'g', guardrailVersion: '1' },
@@ -92,8 +93,14 @@ describe('bedrockThinking', () => {
       type: 'enabled',
       budget_tokens: 8192,
     });
-    expect(bedrockThinking({ type: 'effort', effort: 'high' }, 4000)).toEqual({ type: 'enabled', budget_tokens: 3999 });
-    expect(bedrockThinking({ type: 'effort', effort: 'low' }, 500)).toEqual({ type: 'enabled', budget_tokens: 1024 });
+    expect(bedrockThinking({ type: 'effort', effort: 'high' }, 4000)).toEqual({
+      type: 'enabled',
+      budget_tokens: 24_576,
+    });
+    expect(bedrockThinking({ type: 'enabled', budgetTokens: 100 }, 500)).toEqual({
+      type: 'enabled',
+      budget_tokens: 1024,
+    });
     expect(bedrockThinking({ type: 'disabled' }, 1000)).toBeUndefined();
     expect(bedrockThinking(undefined, 1000)).toBeUndefined();
   });

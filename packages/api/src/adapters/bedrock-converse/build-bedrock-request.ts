@@ -1,3 +1,4 @@
+import { CLAUDE_EFFORT_BUDGETS, claudeThinkingRequest } from '../../shared/claude-thinking.js';
 import { systemPromptSegments } from '../../shared/system-prompt.js';
 import type { LlmRequest, ThinkingConfig, ThinkingEffort } from '../../spec/request.js';
 import type { BedrockConverseRequest } from './bedrock-wire-types.js';
@@ -29,25 +30,66 @@ function bedrockCachesTools(modelId: string): boolean {
 }
 
 /** Thinking budgets for an effort level, for Anthropic models that take a budget only. */
-export const BEDROCK_EFFORT_BUDGETS: Record<ThinkingEffort, number> = { low: 2_048, medium: 8_192, high: 24_576 };
+export const BEDROCK_EFFORT_BUDGETS: Record<ThinkingEffort, number> = CLAUDE_EFFORT_BUDGETS;
+
+/** Answer tokens added above a thinking budget when the request set no `maxOutputTokens`. */
+export const BEDROCK_ANSWER_TOKENS_WITHOUT_LIMIT = 4_096;
+
+/** The thinking fields for Claude on Bedrock, and the `maxTokens` to send with them. */
+export interface BedrockThinkingFields {
+  fields: Record<string, unknown>;
+  maxTokens: number | undefined;
+}
 
 /**
- * `additionalModelRequestFields.thinking` in the Anthropic form Claude on Bedrock takes
- * (`{type: 'enabled', budget_tokens}`); an effort level becomes a budget from
- * {@link BEDROCK_EFFORT_BUDGETS}, kept under `maxOutputTokens` (and at least Anthropic's minimum of
- * 1024). Other models' reasoning switches go in `providerOptions.bedrock.additionalModelRequestFields`.
+ * `additionalModelRequestFields` for thinking in the Anthropic form Claude on Bedrock takes, per
+ * model (`claudeThinkingStyle`): a budget `{thinking: {type: 'enabled', budget_tokens}}` for Claude
+ * 4.5 and older (an effort becomes a budget from {@link BEDROCK_EFFORT_BUDGETS}); adaptive
+ * `{thinking: {type: 'adaptive'}, output_config: {effort}}` for an effort on Claude 4.6 and for
+ * anything on Opus 4.7 and later. A budget is at least 1024 and always below `maxTokens`: when
+ * `maxOutputTokens` does not exceed it, the budget is added to `maxTokens` (as on the Anthropic
+ * API); without `maxOutputTokens`, `maxTokens` is the budget + {@link BEDROCK_ANSWER_TOKENS_WITHOUT_LIMIT}. Other models' reasoning switches go in `providerOptions.bedrock.additionalModelRequestFields`.
  *
  * @see https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html
+ * @see https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html
+ */
+export function bedrockThinkingFields(
+  thinking: ThinkingConfig | undefined,
+  maxOutputTokens: number | undefined,
+  modelId: string,
+): BedrockThinkingFields | undefined {
+  if (thinking === undefined || thinking.type === 'disabled') return undefined;
+  const mapped = claudeThinkingRequest(thinking, modelId, 'budget');
+  if (mapped === undefined || mapped.type === 'disabled') return undefined;
+  if (mapped.type === 'adaptive') {
+    return {
+      fields: { thinking: { type: 'adaptive' }, output_config: { effort: mapped.effort } },
+      maxTokens: maxOutputTokens,
+    };
+  }
+  const budget = mapped.budgetTokens;
+  // Without maxOutputTokens the model's default could be below the budget: send one that fits.
+  const maxTokens =
+    maxOutputTokens === undefined
+      ? budget + BEDROCK_ANSWER_TOKENS_WITHOUT_LIMIT
+      : maxOutputTokens <= budget
+        ? maxOutputTokens + budget
+        : maxOutputTokens;
+  return { fields: { thinking: { type: 'enabled', budget_tokens: budget } }, maxTokens };
+}
+
+/**
+ * The `thinking` field alone (kept for callers of earlier versions); prefer
+ * {@link bedrockThinkingFields}, which also fits `maxTokens` and knows adaptive-only models.
  */
 export function bedrockThinking(
   thinking: ThinkingConfig | undefined,
   maxOutputTokens: number | undefined,
+  modelId = '',
 ): Record<string, unknown> | undefined {
-  if (thinking === undefined || thinking.type === 'disabled') return undefined;
-  if (thinking.type === 'enabled') return { type: 'enabled', budget_tokens: thinking.budgetTokens };
-  let budget = BEDROCK_EFFORT_BUDGETS[thinking.effort];
-  if (maxOutputTokens !== undefined && budget >= maxOutputTokens) budget = Math.max(1_024, maxOutputTokens - 1);
-  return { type: 'enabled', budget_tokens: budget };
+  return bedrockThinkingFields(thinking, maxOutputTokens, modelId)?.fields.thinking as
+    | Record<string, unknown>
+    | undefined;
 }
 
 /**
@@ -85,8 +127,12 @@ export function buildBedrockRequest(
     cachePoint: caching && hasBoundary && bedrockCachesTools(request.model),
   });
   if (toolConfig !== undefined) body.toolConfig = toolConfig;
-  const thinking = bedrockThinking(request.thinking, request.maxOutputTokens);
-  if (thinking !== undefined) body.additionalModelRequestFields = { thinking };
+  const thinking = bedrockThinkingFields(request.thinking, request.maxOutputTokens, request.model);
+  if (thinking !== undefined) {
+    body.additionalModelRequestFields = thinking.fields;
+    if (thinking.maxTokens !== undefined)
+      body.inferenceConfig = { ...body.inferenceConfig, maxTokens: thinking.maxTokens };
+  }
   if (request.metadata !== undefined && Object.keys(request.metadata).length > 0) {
     body.requestMetadata = request.metadata;
   }

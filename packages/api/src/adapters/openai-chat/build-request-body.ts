@@ -30,7 +30,7 @@ export function buildRequestBody(request: LlmRequest, options: BuildRequestBodyO
   if (request.topP !== undefined) body.top_p = request.topP;
   if (request.stopSequences !== undefined && request.stopSequences.length > 0) body.stop = request.stopSequences;
   if (request.metadata !== undefined && compat.supportsMetadata) body.metadata = request.metadata;
-  Object.assign(body, thinkingFields(request.thinking, compat.thinking));
+  Object.assign(body, thinkingFields(clampBudget(request.thinking, compat.thinkingBudgetRange), compat.thinking));
   if (options.stream) {
     body.stream = true;
     if (compat.supportsStreamOptions) body.stream_options = { include_usage: true };
@@ -50,6 +50,16 @@ export function buildRequestBody(request: LlmRequest, options: BuildRequestBodyO
  * {@link OpenAIChatThinkingStyle} for the vendors and docs). A token budget becomes an effort
  * where only efforts exist: ≤ 4096 `low`, ≤ 16384 `medium`, above `high`.
  */
+/** A token budget clamped into the vendor's range (other thinking settings unchanged). */
+export function clampBudget(
+  thinking: ThinkingConfig | undefined,
+  range: { min: number; max: number } | undefined,
+): ThinkingConfig | undefined {
+  if (thinking?.type !== 'enabled' || range === undefined) return thinking;
+  const budgetTokens = Math.min(range.max, Math.max(range.min, Math.floor(thinking.budgetTokens)));
+  return budgetTokens === thinking.budgetTokens ? thinking : { ...thinking, budgetTokens };
+}
+
 export function thinkingFields(
   thinking: ThinkingConfig | undefined,
   style: OpenAIChatThinkingStyle,

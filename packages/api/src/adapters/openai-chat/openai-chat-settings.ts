@@ -71,6 +71,11 @@ export interface OpenAIChatCompat {
   /** How `thinking` is switched on; see {@link OpenAIChatThinkingStyle}. */
   thinking: OpenAIChatThinkingStyle;
   /**
+   * The token budgets the vendor accepts (SiliconFlow: 128-32768); a `thinking.budgetTokens` outside
+   * is clamped into it. Unset: budgets are sent as given.
+   */
+  thinkingBudgetRange?: { min: number; max: number };
+  /**
    * Put `cache_control: {type: 'ephemeral'}` on the system text before the cache boundary (OpenRouter
    * for Anthropic models, DashScope explicit cache); other servers cache prefixes automatically.
    */

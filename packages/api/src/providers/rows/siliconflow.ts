@@ -35,6 +35,8 @@ export const siliconflowProvider: ProviderEntry = {
       maxTokensField: 'max_tokens',
       supportsStreamOptions: true,
       thinking: 'enable-thinking',
+      // @see https://docs.siliconflow.com/en/api-reference/chat-completions/chat-completions (thinking_budget 128-32768)
+      thinkingBudgetRange: { min: 128, max: 32_768 },
       supportsDocuments: false,
     },
   },
