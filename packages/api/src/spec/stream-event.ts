@@ -104,6 +104,11 @@ export interface ToolCallEndEvent {
 export interface UsageEvent {
   type: 'usage';
   usage: Usage;
+  /**
+   * The vendor's usage object as received (the README says which object per adapter), for numbers
+   * the normalised `usage` does not carry; absent when the vendor sent none.
+   */
+  raw?: unknown;
 }
 
 /** The message is complete (terminal). */
@@ -111,6 +116,8 @@ export interface MessageEndEvent {
   type: 'message-end';
   finishReason: FinishReason;
   usage: Usage;
+  /** The vendor's last usage object as received (see {@link UsageEvent.raw}); absent when none came. */
+  raw?: unknown;
   providerMetadata?: ProviderMetadata;
 }
 

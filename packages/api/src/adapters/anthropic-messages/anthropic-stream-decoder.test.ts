@@ -28,6 +28,7 @@ describe('AnthropicStreamDecoder', () => {
           input: { total: 5, noCache: 5, cacheRead: 0, cacheWrite: 0 },
           output: { total: 1, text: 1, reasoning: 0 },
         },
+        raw: { input_tokens: 5, output_tokens: 1 },
       },
     ]);
   });
@@ -133,6 +134,7 @@ describe('AnthropicStreamDecoder', () => {
           input: { total: 5, noCache: 5, cacheRead: 0, cacheWrite: 0 },
           output: { total: 9, text: 9, reasoning: 0 },
         },
+        raw: { input_tokens: 5, output_tokens: 9 },
       },
       { type: 'text-end', blockId: '0' },
       {
@@ -142,6 +144,7 @@ describe('AnthropicStreamDecoder', () => {
           input: { total: 5, noCache: 5, cacheRead: 0, cacheWrite: 0 },
           output: { total: 9, text: 9, reasoning: 0 },
         },
+        raw: { input_tokens: 5, output_tokens: 9 },
       },
     ]);
   });

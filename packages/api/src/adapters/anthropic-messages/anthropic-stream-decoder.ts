@@ -76,6 +76,7 @@ export class AnthropicStreamDecoder {
   private readonly blockIds = new Set<string>();
   private messageStarted = false;
   private messageId: string | undefined;
+  private rawUsage: Record<string, unknown> | undefined;
   private readonly serverBlocks: AnthropicServerBlock[] = [];
   private contentBlocks = 0;
   private started = false;
@@ -179,7 +180,8 @@ export class AnthropicStreamDecoder {
     this.start(out, message.id, message.model);
     if (message.usage !== null && message.usage !== undefined) {
       this.usage = mergeAnthropicUsage(this.usage, message.usage);
-      out.push({ type: 'usage', usage: mapAnthropicUsage(this.usage) });
+      this.mergeRawUsage((event.message as Record<string, unknown> | undefined)?.usage);
+      out.push({ type: 'usage', usage: mapAnthropicUsage(this.usage), raw: this.rawUsage });
     }
   }
 
@@ -349,7 +351,8 @@ export class AnthropicStreamDecoder {
     if (delta.container) this.messageDetails.container = delta.container;
     if (usage !== null && usage !== undefined) {
       this.usage = mergeAnthropicUsage(this.usage, usage);
-      out.push({ type: 'usage', usage: mapAnthropicUsage(this.usage) });
+      this.mergeRawUsage(event.usage);
+      out.push({ type: 'usage', usage: mapAnthropicUsage(this.usage), raw: this.rawUsage });
     }
   }
 
@@ -365,8 +368,15 @@ export class AnthropicStreamDecoder {
       type: 'message-end',
       finishReason: mapAnthropicStopReason(this.stopReason),
       usage: mapAnthropicUsage(this.usage),
+      ...(this.rawUsage === undefined ? {} : { raw: this.rawUsage }),
       ...(metadata === undefined ? {} : { providerMetadata: metadata }),
     });
+  }
+
+  /** The usage objects as received, merged (`message_delta` counts are cumulative: later fields win). */
+  private mergeRawUsage(raw: unknown): void {
+    if (typeof raw !== 'object' || raw === null) return;
+    this.rawUsage = { ...this.rawUsage, ...(raw as Record<string, unknown>) };
   }
 
   private fail(error: LlmError, out: StreamEvent[]): void {

@@ -88,6 +88,7 @@ export function createBedrockStreamMapper(context: BedrockStreamContext): Bedroc
     blockIds.add(blockId);
     return blockId;
   };
+  let rawUsage: unknown;
   const messageEnd = (out: StreamEvent[], reason: FinishReason): void => {
     finished = true;
     const providerMetadata: ProviderMetadata | undefined =
@@ -96,6 +97,7 @@ export function createBedrockStreamMapper(context: BedrockStreamContext): Bedroc
       type: 'message-end',
       finishReason: reason,
       usage: usage ?? mapBedrockUsage(undefined),
+      ...(rawUsage === undefined ? {} : { raw: rawUsage }),
       ...(providerMetadata === undefined ? {} : { providerMetadata }),
     });
   };
@@ -231,7 +233,9 @@ export function createBedrockStreamMapper(context: BedrockStreamContext): Bedroc
           sawMetadata = true;
           if (event.usage !== undefined) {
             usage = mapBedrockUsage(event.usage);
-            out.push({ type: 'usage', usage });
+            // As received: the payload before the schema dropped fields it does not know.
+            rawUsage = (payload as { usage?: unknown } | null)?.usage ?? event.usage;
+            out.push({ type: 'usage', usage, raw: rawUsage });
           }
           if (event.metrics !== undefined) metadata = { ...metadata, metrics: event.metrics };
           if (event.trace !== undefined) metadata = { ...metadata, trace: event.trace };

@@ -199,6 +199,7 @@ export class CohereStreamDecoder {
       type: 'message-end',
       finishReason: mapCohereFinishReason(delta?.finish_reason),
       usage: mapCohereUsage(delta?.usage),
+      ...(delta?.usage === undefined || delta.usage === null ? {} : { raw: delta.usage }),
       ...(providerMetadata === undefined ? {} : { providerMetadata }),
     });
   }

@@ -140,7 +140,12 @@ export class GeminiResponseMapper {
       this.blockReason !== undefined
         ? mapGeminiBlockReason(this.blockReason)
         : mapGeminiFinishReason(this.finishRaw, this.hasToolCalls);
-    out.push({ type: 'message-end', finishReason, usage: mapGeminiUsage(this.usage) });
+    out.push({
+      type: 'message-end',
+      finishReason,
+      usage: mapGeminiUsage(this.usage),
+      ...(this.usage === undefined ? {} : { raw: this.usage }),
+    });
     return out;
   }
 

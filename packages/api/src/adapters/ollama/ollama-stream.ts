@@ -89,6 +89,7 @@ export class OllamaResponseMapper {
       type: 'message-end',
       finishReason: mapOllamaDoneReason(final.done_reason, this.hasToolCalls),
       usage: mapOllamaUsage(final),
+      ...rawOllamaCounts(final),
     });
     return out;
   }
@@ -144,4 +145,23 @@ function readArguments(args: unknown): ToolInputParseResult {
   if (args === undefined || args === null) return { ok: true, input: {} };
   if (typeof args === 'string') return parseToolInput(args);
   return checkToolInputValue(args);
+}
+
+const OLLAMA_COUNT_FIELDS = [
+  'prompt_eval_count',
+  'eval_count',
+  'total_duration',
+  'load_duration',
+  'prompt_eval_duration',
+  'eval_duration',
+] as const;
+
+/** Ollama has no usage object: `raw` holds the count and duration fields of the `done` line as sent. */
+function rawOllamaCounts(final: object): { raw?: Record<string, unknown> } {
+  const raw: Record<string, unknown> = {};
+  for (const field of OLLAMA_COUNT_FIELDS) {
+    const value = (final as Record<string, unknown>)[field];
+    if (value !== undefined && value !== null) raw[field] = value;
+  }
+  return Object.keys(raw).length === 0 ? {} : { raw };
 }

@@ -53,6 +53,7 @@ export class ChatStreamMapper {
   private sawFinish = false;
   private sawRefusal = false;
   private usage: Usage | undefined;
+  private rawUsage: unknown;
   private citations: unknown[] | undefined;
   private searchResults: unknown[] | undefined;
   private readonly reasoningDetails: Array<Record<string, unknown>> = [];
@@ -117,9 +118,10 @@ export class ChatStreamMapper {
       }
     }
     const usage = mapUsage(chunk.usage ?? chunk.x_groq?.usage);
+    if (chunk.rawUsage !== undefined) this.rawUsage = chunk.rawUsage;
     if (usage !== undefined && !sameUsage(usage, this.usage)) {
       this.usage = usage;
-      events.push({ type: 'usage', usage });
+      events.push({ type: 'usage', usage, ...(this.rawUsage === undefined ? {} : { raw: this.rawUsage }) });
     }
     if (chunk.citations !== undefined && chunk.citations !== null) this.citations = chunk.citations;
     if (chunk.search_results !== undefined && chunk.search_results !== null) this.searchResults = chunk.search_results;
@@ -140,6 +142,7 @@ export class ChatStreamMapper {
       type: 'message-end',
       finishReason: this.finishReason(),
       usage: this.usage ?? createUsage(),
+      ...(this.rawUsage === undefined ? {} : { raw: this.rawUsage }),
       ...(metadata === undefined ? {} : { providerMetadata: metadata }),
     });
   }

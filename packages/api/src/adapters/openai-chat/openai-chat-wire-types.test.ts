@@ -184,7 +184,11 @@ describe('isPlainDeltaChunk', () => {
     for (const value of notPlain.filter(
       (entry) => typeof entry === 'object' && entry !== null && !Array.isArray(entry),
     )) {
-      expect(parseChunk(JSON.stringify(value))).toEqual(chunkSchema.parse(value));
+      const { rawUsage, ...parsed } = parseChunk(JSON.stringify(value)) ?? {};
+      expect(parsed).toEqual(chunkSchema.parse(value));
+      // The usage object as received rides along, for the usage event's `raw`.
+      const record = value as { usage?: unknown; x_groq?: { usage?: unknown } };
+      expect(rawUsage).toEqual(record.usage ?? record.x_groq?.usage ?? undefined);
     }
   });
 });

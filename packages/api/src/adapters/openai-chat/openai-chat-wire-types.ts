@@ -108,7 +108,8 @@ export const chunkSchema = z.object({
 });
 
 /** A parsed chunk or completion. */
-export type ChatChunk = z.infer<typeof chunkSchema>;
+/** One parsed chunk; `rawUsage` is its usage object as received (before the schema), when it had one. */
+export type ChatChunk = z.infer<typeof chunkSchema> & { rawUsage?: unknown };
 /** A parsed delta or non-streamed message. */
 export type ChatDelta = z.infer<typeof deltaSchema>;
 /** One parsed tool-call fragment. */
@@ -133,7 +134,10 @@ export function parseChunk(data: string): ChatChunk | undefined {
   }
   if (isPlainDeltaChunk(value)) return value;
   const parsed = chunkSchema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  if (!parsed.success) return undefined;
+  const record = value as JsonObject;
+  const rawUsage = record.usage ?? (isObject(record.x_groq) ? record.x_groq.usage : undefined);
+  return rawUsage === undefined || rawUsage === null ? parsed.data : { ...parsed.data, rawUsage };
 }
 
 type JsonObject = Record<string, unknown>;

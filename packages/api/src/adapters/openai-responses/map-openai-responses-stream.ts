@@ -418,8 +418,15 @@ export class OpenAIResponsesStreamMapper {
         hasRefusal: this.hasRefusal,
       }),
       usage: mapOpenAIResponsesUsage(response?.usage),
+      ...rawUsageOf(record.response),
     });
   }
+}
+
+/** `{raw}` with the response's usage object as received, or nothing when it had none. */
+function rawUsageOf(response: unknown): { raw?: unknown } {
+  const usage = typeof response === 'object' && response !== null ? (response as { usage?: unknown }).usage : undefined;
+  return usage === undefined || usage === null ? {} : { raw: usage };
 }
 
 function indexOf(value: unknown): number {
