@@ -1,5 +1,10 @@
 import type { Usage } from '@boxagnts/api';
-import { createMemorySessionStore, type ModelCallRecord, type QueryEvent } from '@boxagnts/query';
+import {
+  type ChildSessionInfo,
+  createMemorySessionStore,
+  type ModelCallRecord,
+  type QueryEvent,
+} from '@boxagnts/query';
 import type { UsageRecord, UsageStore } from '@boxagnts/workspace';
 import { describe, expect, it } from 'vitest';
 import { createUsageRecorder } from './usage-recorder.js';
@@ -71,5 +76,46 @@ describe('createUsageRecorder', () => {
     await recorder.observe(done);
     expect(seen.map((record) => record.purpose)).toEqual(['compaction']);
     expect(usageRecords.records).toEqual([]);
+  });
+
+  it('keeps the purpose of each call when it writes the records itself', async () => {
+    const usageRecords = usageStore();
+    const recorder = createUsageRecorder(plainStore(), usageRecords, context);
+    await recorder.store.recordUsage?.({ sessionId: 's', provider: 'p', model: 'm', purpose: 'compaction', usage });
+    await recorder.store.recordUsage?.({
+      sessionId: 's/agent-1-1',
+      provider: 'p',
+      model: 'm',
+      purpose: 'turn',
+      subAgent: 'agent-1-1',
+      usage,
+    });
+    expect(usageRecords.records.map((record) => [record.purpose, record.subAgent])).toEqual([
+      ['compaction', undefined],
+      ['turn', 'agent-1-1'],
+    ]);
+    const fromEvents = usageStore();
+    const eventRecorder = createUsageRecorder(plainStore(), fromEvents, context);
+    for (const event of [turnStart(1), usageEvent(1), done]) await eventRecorder.observe(event);
+    expect(fromEvents.records.map((record) => record.purpose)).toEqual(['turn']);
+  });
+
+  it('passes createChildSession through to a store whose methods use `this`', async () => {
+    class ClassStore {
+      readonly memory = createMemorySessionStore();
+      append(sessionId: string, entries: Parameters<typeof this.memory.append>[1]) {
+        return this.memory.append(sessionId, entries);
+      }
+      load(sessionId: string) {
+        return this.memory.load(sessionId);
+      }
+      createChildSession(child: ChildSessionInfo) {
+        return this.memory.createChildSession(child);
+      }
+    }
+    const store = new ClassStore();
+    const recorder = createUsageRecorder(store, usageStore(), context);
+    await recorder.store.createChildSession?.({ sessionId: 's/agent-1-1', parentSessionId: 's', title: 'look' });
+    expect(store.memory.childSessions()).toEqual([{ sessionId: 's/agent-1-1', parentSessionId: 's', title: 'look' }]);
   });
 });

@@ -29,6 +29,7 @@ export function createUsageRecorder(
       model: record.model,
       ...(record.agent === undefined ? {} : { agent: record.agent }),
       ...(record.subAgent === undefined ? {} : { subAgent: record.subAgent }),
+      purpose: record.purpose,
       usage: record.usage,
       ...(record.costUsd === undefined ? {} : { costUsd: record.costUsd }),
       createdAt: record.createdAt ?? Date.now(),
@@ -41,12 +42,10 @@ export function createUsageRecorder(
       queued = [];
       await (sessions.recordUsage === undefined ? write(record) : sessions.recordUsage(record));
     },
+    // Sub-agents store their transcripts as child sessions only when the store offers this seam.
     ...(sessions.createChildSession === undefined
       ? {}
-      : {
-          createChildSession: (child) =>
-            (sessions.createChildSession as NonNullable<SessionStore['createChildSession']>)(child),
-        }),
+      : { createChildSession: (child) => sessions.createChildSession?.(child) ?? Promise.resolve() }),
   };
   async function flush(): Promise<void> {
     const pending = queued;
