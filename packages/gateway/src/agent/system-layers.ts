@@ -13,13 +13,15 @@ export interface SystemLayers {
 
 /**
  * Reads the layers the loop puts in the system prompt around the agent definition's own prompt:
- * AGENTS.md, the configured output style and the skill listing.
+ * AGENTS.md, the configured output style and the skill listing (skills of folders inside `root/`
+ * come after every other folder's and never replace a host skill of the same name).
  */
 export async function readSystemLayers(workspace: Workspace): Promise<SystemLayers> {
   const [agentsMd, style, catalogue] = await Promise.all([
     workspace.agentsMd(),
     workspace.outputStyle(),
-    loadSkills({ folders: workspace.config.skills.folders }),
+    // Folders inside root/ are the agents' own: their skills never replace a host's.
+    loadSkills({ folders: workspace.config.skills.folders, writableRoot: workspace.paths.root }),
   ]);
   const skillLines = catalogue.skills.map((skill) => `- ${skill.name}: ${skill.description}`);
   const agentsText = agentsMd.text.trim();

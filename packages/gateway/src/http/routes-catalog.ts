@@ -17,7 +17,10 @@ export function catalogRoutes(services: GatewayServices): Hono<GatewayEnv> {
     }),
   );
   app.get('/skills', async (context) => {
-    const catalogue = await loadSkills({ folders: services.workspace.config.skills.folders });
+    const catalogue = await loadSkills({
+      folders: services.workspace.config.skills.folders,
+      writableRoot: services.workspace.paths.root,
+    });
     return context.json({
       skills: catalogue.skills.map((skill) => ({
         name: skill.name,
