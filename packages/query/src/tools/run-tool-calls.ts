@@ -10,6 +10,7 @@ import {
 } from '@boxagnts/tools';
 import type { ToolEndEvent, ToolStartEvent } from '../events.js';
 import { capToolResult } from './cap-tool-result.js';
+import { normalizeToolResult } from './normalize-tool-result.js';
 import { toToolResultBlock } from './to-tool-result-block.js';
 
 /** How a turn's tool calls run. */
@@ -82,7 +83,9 @@ function finishOne(
   started: number,
   toolResult: ToolResult,
 ): ToolResultBlock {
-  const bounded = options.maxResultChars === undefined ? toolResult : capToolResult(toolResult, options.maxResultChars);
+  // Whatever the tool resolved to: string content becomes a text block, other shapes an error result.
+  const usable = normalizeToolResult(call.name, toolResult);
+  const bounded = options.maxResultChars === undefined ? usable : capToolResult(usable, options.maxResultChars);
   const result = options.annotate ? options.annotate(call, bounded) : bounded;
   options.emit({
     type: 'tool-end',
