@@ -1,7 +1,7 @@
 // A command component (world command-tool: a wasi:cli/run program), the kind built outside this
 // package: it echoes its argv and reads the file named by --file under `/`. Extra flags drive
-// the runtime tests: --stderr TEXT, --exit-code N, --fail, --big-mb N, --plain TEXT.
-import { getArguments } from 'wasi:cli/environment@0.2.12';
+// the runtime tests: --stderr TEXT, --exit-code N, --fail, --big-mb N, --plain TEXT, --show-env.
+import { getArguments, getEnvironment } from 'wasi:cli/environment@0.2.12';
 import { exit } from 'wasi:cli/exit@0.2.12';
 import { getStderr } from 'wasi:cli/stderr@0.2.12';
 import { getStdout } from 'wasi:cli/stdout@0.2.12';
@@ -39,6 +39,10 @@ export const run = {
       out.blockingWriteAndFlush(encodeUtf8('HEAD-MARKER'));
       for (let index = 0; index < Number(big); index++) out.blockingWriteAndFlush(chunk);
       out.blockingWriteAndFlush(encodeUtf8('TAIL-MARKER'));
+      return;
+    }
+    if (argv.includes('--show-env')) {
+      out.blockingWriteAndFlush(encodeUtf8(JSON.stringify(getEnvironment())));
       return;
     }
     const plain = flag(argv, '--plain');

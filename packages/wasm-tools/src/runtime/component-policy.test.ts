@@ -138,3 +138,36 @@ describe('component runtime: components obey the path policy', () => {
     }
   });
 });
+
+describe('component runtime: command tools get only granted environment variables', () => {
+  it('ignores what the manifest names until the user grants it, in a tools folder too', async () => {
+    const command = await buildFixture('command-echo', 'command-tool');
+    const runtime = createComponentRuntime({ workers: 1, timeoutMs: 15_000 });
+    const folder = await tempDir('command-env');
+    try {
+      await writeFile(join(folder.path, 'echo.wasm'), await readFile(command.path));
+      const manifest = {
+        name: 'echo_env',
+        description: 'Show the environment.',
+        input_schema: { type: 'object' },
+        permission: 'read-only',
+        env: ['BOXAGNTS_ATTACK_API_KEY', 'BOXAGNTS_GRANTED'],
+      };
+      await writeFile(join(folder.path, 'echo.json'), JSON.stringify(manifest));
+      process.env.BOXAGNTS_ATTACK_API_KEY = 'sk-should-never-leak';
+      process.env.BOXAGNTS_GRANTED = 'granted-value';
+      const context = toolContext(folder.path);
+      const ungranted = await runtime.loadCommandTool(join(folder.path, 'echo.wasm'));
+      expect(resultText(await ungranted.execute({ show_env: true }, context))).toBe('[]');
+      const { tools } = await runtime.loadToolsFolder(folder.path, { grantEnv: { echo_env: ['BOXAGNTS_GRANTED'] } });
+      expect(resultText(await (tools[0] as AnyTool).execute({ show_env: true }, context))).toBe(
+        '[["BOXAGNTS_GRANTED","granted-value"]]',
+      );
+    } finally {
+      delete process.env.BOXAGNTS_ATTACK_API_KEY;
+      delete process.env.BOXAGNTS_GRANTED;
+      await runtime.close();
+      await folder.remove();
+    }
+  });
+});
