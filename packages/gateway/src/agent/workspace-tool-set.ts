@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { ToolSource } from '@boxagnts/tools';
 import {
   type AskHandler,
@@ -71,7 +72,9 @@ async function commandHooks(
   const list: CommandHook[] = [];
   for (const [index, hook] of hooks.entries()) {
     const env = await resolveValues(workspace, hook.env, `${field}.${index}.env`);
-    list.push({ ...hook, ...(env === undefined ? {} : { env }) } as CommandHook);
+    // Hooks run in the workspace folder (outside root/) unless they name a folder, taken relative to it.
+    const cwd = resolve(workspace.paths.dir, hook.cwd ?? '.');
+    list.push({ ...hook, cwd, ...(env === undefined ? {} : { env }) } as CommandHook);
   }
   return list;
 }
@@ -81,6 +84,8 @@ async function commandHooks(
  * the sandboxed tools (rooted per call at the run's root, with the workspace's `tools/` components
  * and its network allowlist), every configured MCP server and the given plugins, filtered by the
  * agent's access level and guarded by the config's permission rules, mode and command hooks.
+ * Command hooks run in the workspace folder (a relative `cwd` is taken from it); a hook whose
+ * working folder or script lies inside `root/` is refused with a `ToolSetError` (`unsafe-hook`).
  */
 export async function createWorkspaceToolSet(
   workspace: Workspace,
@@ -100,6 +105,8 @@ export async function createWorkspaceToolSet(
   ];
   const toolSet = await createToolSet({
     sources,
+    // root/ is where sandboxed tools write: a hook run from there, or running a script there, is refused.
+    roots: [workspace.paths.root],
     access: options.agent.access,
     permissions: {
       rules: { allow: config.permissions.allow, ask: config.permissions.ask, deny: config.permissions.deny },

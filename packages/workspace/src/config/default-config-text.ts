@@ -53,6 +53,7 @@ export const DEFAULT_CONFIG_TEXT = `// BoxAgnts workspace configuration: JSON wi
   // Skill folders, relative to this file.
   "skills": { "folders": ["skills"] },
 
+  // Command hooks run in this folder; keep their scripts here (e.g. hooks/), never in root/.
   // "hooks": { "beforeTool": [{ "matcher": "bash", "command": "./hooks/check.sh" }] },
 
   // default | concise | explanatory | a file in output-styles/.
