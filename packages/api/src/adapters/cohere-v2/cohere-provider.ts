@@ -34,7 +34,7 @@ const MAX_MODEL_PAGES = 20;
 /**
  * An {@link LlmProvider} for Cohere's v2 Chat API (`POST /v2/chat`, streamed as SSE) over plain
  * HTTP with a bearer key, with retries, stall timers and Cohere's errors classified. A tool turn's
- * `tool_plan` becomes a text block marked `cohere.toolPlan` and is sent back as `tool_plan`;
+ * `tool_plan` becomes a thinking block (reasoning, not answer text) marked `cohere.toolPlan` and is sent back as `tool_plan`;
  * thinking is replayed as `thinking` content; usage counts `tokens` (see `mapCohereUsage`).
  *
  * @example

@@ -27,7 +27,7 @@ describe('mapCohereResponse', () => {
     expect(response).toMatchObject({ id: 'r1', model: 'command-a' });
     expect(response.message.content).toEqual([
       { type: 'thinking', thinking: 'hidden' },
-      { type: 'text', text: 'plan', providerMetadata: { cohere: { toolPlan: true } } },
+      { type: 'thinking', thinking: 'plan', providerMetadata: { cohere: { toolPlan: true } } },
       { type: 'text', text: 'visible' },
       { type: 'tool_use', id: 'c', name: 'a', input: { x: 1 } },
       { type: 'tool_use', id: 'c_2', name: 'b', input: {} },

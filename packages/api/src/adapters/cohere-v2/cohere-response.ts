@@ -10,7 +10,7 @@ import { mapCohereUsage } from './map-cohere-usage.js';
 
 /**
  * A non-streamed Cohere v2 chat response as an {@link AssistantResponse}, in the order a stream of
- * it arrives: thinking content, then the `tool_plan` as a text block marked `cohere.toolPlan`, then
+ * it arrives: thinking content, then the `tool_plan` as a thinking block marked `cohere.toolPlan` (reasoning, not answer text), then
  * text content, then the tool calls (arguments parsed from their JSON text; what cannot be used
  * becomes `inputError`; ids made unique as in the stream). `billed_units` rides on the message as
  * `cohere` provider metadata.
@@ -26,8 +26,8 @@ export function mapCohereResponse(body: CohereChatResponse, model: string): Assi
   }
   if (message?.tool_plan !== undefined && message.tool_plan !== '') {
     content.push({
-      type: 'text',
-      text: message.tool_plan,
+      type: 'thinking',
+      thinking: message.tool_plan,
       providerMetadata: { [COHERE_PROTOCOL_ID]: { toolPlan: true } },
     });
   }

@@ -50,7 +50,7 @@ describe('CohereStreamDecoder', () => {
     expectWellFormed(events);
     const response = await assembleMessage(events);
     expect(response.message.content).toEqual([
-      { type: 'text', text: 'plan', providerMetadata: { cohere: { toolPlan: true } } },
+      { type: 'thinking', thinking: 'plan', providerMetadata: { cohere: { toolPlan: true } } },
       { type: 'text', text: 'first rest' },
     ]);
     expect(events[0]).toEqual({ type: 'message-start', model: 'command-a' });

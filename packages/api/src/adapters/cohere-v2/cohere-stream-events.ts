@@ -25,7 +25,7 @@ type OpenBlock =
   | { kind: 'thinking'; blockId: string }
   | { kind: 'tool'; blockId: string; toolCallId: string; toolName: string; input: ToolInputBuffer };
 
-/** The id of the text block a turn's `tool_plan` is streamed into. */
+/** The id of the thinking block a turn's `tool_plan` is streamed into. */
 export const TOOL_PLAN_BLOCK_ID = 'tool-plan';
 
 /** `billed_units` of a message's usage, as the `cohere` provider metadata keeps it. */
@@ -40,8 +40,10 @@ export function cohereMessageMetadata(
  * (events are pushed to the array given, so an event costs no generator and a network chunk's events
  * go out as one batch):
  * `content-start` / `content-delta` / `content-end` are text or thinking blocks (`content-<index>`);
- * `tool-plan-delta` pieces form one text block (`tool-plan`, closed when anything else begins) whose
- * `cohere.toolPlan` metadata marks it, so it goes back as `tool_plan`; `tool-call-start` (id, name,
+ * `tool-plan-delta` pieces form one thinking block (`tool-plan`, closed when anything else begins):
+ * the plan is the model's reasoning about its tool calls, not the answer, so a consumer that prints
+ * text deltas does not show it; its `cohere.toolPlan` metadata marks it, so it goes back as
+ * `tool_plan`; `tool-call-start` (id, name,
  * maybe a first piece of arguments) / `tool-call-delta` / `tool-call-end` are tool calls
  * (`tool-<index>`, input parsed at the end, `{}` when no argument text came); citations and debug
  * events are ignored. `message-end` gives the finish reason and usage; with an `error` text it is an
@@ -125,15 +127,15 @@ export class CohereStreamDecoder {
       case 'tool-plan-delta': {
         this.start(out);
         if (!open.has(TOOL_PLAN_BLOCK_ID)) {
-          open.set(TOOL_PLAN_BLOCK_ID, { kind: 'text', blockId: TOOL_PLAN_BLOCK_ID });
+          open.set(TOOL_PLAN_BLOCK_ID, { kind: 'thinking', blockId: TOOL_PLAN_BLOCK_ID });
           out.push({
-            type: 'text-start',
+            type: 'thinking-start',
             blockId: TOOL_PLAN_BLOCK_ID,
             providerMetadata: { [COHERE_PROTOCOL_ID]: { toolPlan: true } },
           });
         }
         const piece = event.delta?.message?.tool_plan ?? '';
-        if (piece !== '') out.push({ type: 'text-delta', blockId: TOOL_PLAN_BLOCK_ID, delta: piece });
+        if (piece !== '') out.push({ type: 'thinking-delta', blockId: TOOL_PLAN_BLOCK_ID, delta: piece });
         break;
       }
       case 'tool-call-start': {

@@ -79,13 +79,14 @@ describe.skipIf(!providerStreamsDir)(
       });
     });
 
-    it('cohere-tool-call.chunks.txt: the tool plan as a marked text block, two tool calls', async () => {
+    it('cohere-tool-call.chunks.txt: the tool plan as a marked thinking block (not answer text), two tool calls', async () => {
       const { events, response } = await streamSteps({ replay: fixture('cohere-v2/cohere-tool-call.chunks.txt') });
+      expect(events.some((event) => event.type === 'text-delta')).toBe(false);
       expect(eventShape(events)).toEqual([
         'message-start',
-        'text-start',
-        'text-delta*',
-        'text-end',
+        'thinking-start',
+        'thinking-delta*',
+        'thinking-end',
         'tool-call-start',
         'tool-call-input-delta*',
         'tool-call-end',
@@ -97,8 +98,9 @@ describe.skipIf(!providerStreamsDir)(
       expect(response.id).toBe('2941521a-b87a-45f6-9b0d-235fd66c3025');
       expect(response.message.content).toEqual([
         {
-          type: 'text',
-          text: 'I will use the weather tool to find the weather in San Francisco and the cityAttractions tool to find attractions in San Francisco.',
+          type: 'thinking',
+          thinking:
+            'I will use the weather tool to find the weather in San Francisco and the cityAttractions tool to find attractions in San Francisco.',
           providerMetadata: TOOL_PLAN,
         },
         { type: 'tool_use', id: 'weather_e8p4pn45zt0t', name: 'weather', input: { location: 'San Francisco' } },
@@ -131,8 +133,9 @@ describe.skipIf(!providerStreamsDir)(
       const response = await provider().createMessage(helloRequest);
       expect(response.message.content).toEqual([
         {
-          type: 'text',
-          text: 'I will use the weather tool to find out the weather in San Francisco. I will also use the cityAttractions tool to find out what attractions are in San Francisco.',
+          type: 'thinking',
+          thinking:
+            'I will use the weather tool to find out the weather in San Francisco. I will also use the cityAttractions tool to find out what attractions are in San Francisco.',
           providerMetadata: TOOL_PLAN,
         },
         { type: 'tool_use', id: 'weather_dqgshstja6p9', name: 'weather', input: { location: 'San Francisco' } },
@@ -174,7 +177,7 @@ describe('scripted Cohere streams', () => {
     expect(created.usage).toEqual(streamed.usage);
     expect(streamed.message.content).toEqual([
       { type: 'thinking', thinking: 'Read the file first.' },
-      { type: 'text', text: 'Reading it. 😀 ünïcödé', providerMetadata: TOOL_PLAN },
+      { type: 'thinking', thinking: 'Reading it. 😀 ünïcödé', providerMetadata: TOOL_PLAN },
       { type: 'tool_use', id: 'read_1', name: 'read', input: { path: 'a.txt', lines: [1, 2] } },
     ]);
     expect(streamed.usage.input).toEqual({ total: 900, noCache: 300, cacheRead: 600, cacheWrite: 0 });

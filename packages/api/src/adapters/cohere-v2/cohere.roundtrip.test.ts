@@ -57,7 +57,8 @@ it('replays thinking, the tool plan and tool calls, and sends each result as a t
     messages: [{ role: 'user', content: 'What do a.txt and b.txt say?' }],
   };
   const first = await assembleMessage(await collect(provider, request));
-  expect(first.message.content.map((block) => block.type)).toEqual(['thinking', 'text', 'tool_use', 'tool_use']);
+  // The plan streams as reasoning (marked cohere.toolPlan), so it is not shown as the answer.
+  expect(first.message.content.map((block) => block.type)).toEqual(['thinking', 'thinking', 'tool_use', 'tool_use']);
 
   const history: Message[] = [
     ...request.messages,

@@ -96,7 +96,10 @@ function assistantMessage(content: readonly AssistantContentBlock[]): CohereMess
   for (const block of content) {
     switch (block.type) {
       case 'thinking':
-        if (block.thinking !== '') thinking.push({ type: 'thinking', thinking: block.thinking });
+        // The tool plan streams as thinking marked `cohere.toolPlan`; it goes back where it came from.
+        if (isToolPlan(block)) {
+          if (block.thinking.trim() !== '') texts.push(block.thinking);
+        } else if (block.thinking !== '') thinking.push({ type: 'thinking', thinking: block.thinking });
         break;
       case 'text':
         if (block.text.trim() !== '') texts.push(block.text);
@@ -130,4 +133,10 @@ function mediaUrl(source: { type: 'base64'; data: string; mediaType: string } | 
 
 function documentLabel(title: string | undefined): string {
   return title === undefined || title === '' ? 'document' : `document "${title}"`;
+}
+
+/** A block this adapter marked as the turn's `tool_plan` (a thinking block; text in earlier versions). */
+function isToolPlan(block: { providerMetadata?: Record<string, Record<string, unknown> | undefined> }): boolean {
+  // 'cohere' is COHERE_PROTOCOL_ID, spelled out: build-cohere-request imports this file.
+  return block.providerMetadata?.cohere?.toolPlan === true;
 }
