@@ -51,7 +51,7 @@ export interface BedrockThinkingFields {
  * API); without `maxOutputTokens`, `maxTokens` is the budget + {@link BEDROCK_ANSWER_TOKENS_WITHOUT_LIMIT}. Other models' reasoning switches go in `providerOptions.bedrock.additionalModelRequestFields`.
  *
  * @see https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html
- * @see https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html
+ * Adaptive thinking on Bedrock is assumed to take the Anthropic API's fields unchanged (not checked against a live endpoint).
  */
 export function bedrockThinkingFields(
   thinking: ThinkingConfig | undefined,
