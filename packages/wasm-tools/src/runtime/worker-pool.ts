@@ -3,6 +3,13 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ComponentRef, WorkerJob, WorkerOutcome } from './worker-protocol.js';
 
+/**
+ * Node 20's V8 needs a flag for the extended-const proposal the transpiled components use; Node 22
+ * and later ship it on and refuse the flag as a bad option, so it is passed on Node 20 only.
+ */
+const EXTENDED_CONST_FLAG: readonly string[] =
+  Number(process.versions.node.split('.')[0]) < 22 ? ['--experimental-wasm-extended-const'] : [];
+
 const MIB = 1024 * 1024;
 const WASM_PAGE = 64 * 1024;
 const STDERR_TAIL = 4096;
@@ -206,11 +213,7 @@ export class WorkerPool {
     const pages = Math.max(1, Math.floor(this.options.maxMemoryBytes / WASM_PAGE));
     const oldSpaceMib = Math.ceil(this.options.maxMemoryBytes / MIB) + 256;
     const child = fork(this.workerPath, [], {
-      execArgv: [
-        `--wasm-max-mem-pages=${pages}`,
-        '--experimental-wasm-extended-const',
-        `--max-old-space-size=${oldSpaceMib}`,
-      ],
+      execArgv: [`--wasm-max-mem-pages=${pages}`, ...EXTENDED_CONST_FLAG, `--max-old-space-size=${oldSpaceMib}`],
       env: {},
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'json',

@@ -1,5 +1,6 @@
 // The worker process of the component runtime: forked by the host's pool (worker-pool.ts) with
-// `--wasm-max-mem-pages`, `--experimental-wasm-extended-const` and `--max-old-space-size`, it
+// `--wasm-max-mem-pages`, `--max-old-space-size` and, on Node 20 only (later majors refuse it as
+// a bad option), `--experimental-wasm-extended-const`, it
 // runs one guest call at a time and answers over IPC. It is plain JavaScript on purpose: a forked
 // child cannot import TypeScript, and the same file runs from the sources and from the published
 // package. The host kills it on a deadline; a memory bomb or a crash ends only this process.
