@@ -71,6 +71,8 @@ export { type ParentRun, SubAgentPool } from './subagents/sub-agent-runner.js';
 export { buildSystemPrompt, DEFAULT_ROLE, SAFETY_RULES, type SystemPromptInput } from './system-prompt.js';
 export { capToolResult } from './tools/cap-tool-result.js';
 export { LoopDetector } from './tools/loop-detector.js';
+export { normalizeToolResult } from './tools/normalize-tool-result.js';
+export { isPreparableTool, type PreparableTool, type PreparedToolCall } from './tools/prepared-tool-call.js';
 export { type RunToolCallsOptions, runToolCalls } from './tools/run-tool-calls.js';
 export { toToolResultBlock } from './tools/to-tool-result-block.js';
 export { type TrimReport, trimToolResults } from './tools/trim-tool-results.js';

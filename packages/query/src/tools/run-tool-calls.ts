@@ -11,6 +11,7 @@ import {
 import type { ToolEndEvent, ToolStartEvent } from '../events.js';
 import { capToolResult } from './cap-tool-result.js';
 import { normalizeToolResult } from './normalize-tool-result.js';
+import { isPreparableTool, type PreparedToolCall } from './prepared-tool-call.js';
 import { toToolResultBlock } from './to-tool-result-block.js';
 
 /** How a turn's tool calls run. */
@@ -52,28 +53,39 @@ function withCall(options: RunToolCallsOptions, toolCallId: string): ToolContext
   return agents === undefined ? { ...options.context, toolCallId } : { ...options.context, toolCallId, agents };
 }
 
-/** Starts one call: emits `tool-start` and resolves to the tool's result (an error result when it cannot run). */
-function startOne(call: ToolUseBlock, options: RunToolCallsOptions): Promise<ToolResult> {
-  options.emit({ type: 'tool-start', turn: options.turn, toolCallId: call.id, name: call.name, input: call.input });
-  const tool = options.tools.get(call.name);
+/** The refusal of a call that cannot run at all (no such tool, unusable arguments, plan mode), if any. */
+function refusalOf(
+  call: ToolUseBlock,
+  tool: AnyTool | undefined,
+  options: RunToolCallsOptions,
+): ToolResult | undefined {
   if (tool === undefined) {
-    return Promise.resolve(
-      errorResult(`There is no tool named "${call.name}".${closeNames(call.name, options.tools)}`),
-    );
+    return errorResult(`There is no tool named "${call.name}".${closeNames(call.name, options.tools)}`);
   }
   if (call.inputError !== undefined) {
-    return Promise.resolve(
-      errorResult(
-        `The arguments of your "${call.name}" call could not be used: ${call.inputError.message} Send the arguments as one valid JSON object.`,
-      ),
+    return errorResult(
+      `The arguments of your "${call.name}" call could not be used: ${call.inputError.message} Send the arguments as one valid JSON object.`,
     );
   }
-  // Plan mode: writing and executing tools are refused until exit_plan_mode is approved.
-  const refused = options.context.mode === undefined ? undefined : checkPlanMode(tool, options.context);
+  return options.context.mode === undefined ? undefined : checkPlanMode(tool, options.context);
+}
+
+/**
+ * Starts one call: emits `tool-start` and resolves to the tool's result (an error result when it
+ * cannot run). A call the pre-phase prepared runs its prepared execution; plan mode is checked
+ * again here, since an earlier call of the turn may have changed the mode.
+ */
+function startOne(call: ToolUseBlock, options: RunToolCallsOptions, prepared?: PreparedToolCall): Promise<ToolResult> {
+  options.emit({ type: 'tool-start', turn: options.turn, toolCallId: call.id, name: call.name, input: call.input });
+  const tool = options.tools.get(call.name);
+  const refused = refusalOf(call, tool, options);
   if (refused !== undefined) return Promise.resolve(refused);
-  return executeTool(tool, call.input, withCall(options, call.id), {
-    timeoutMs: tool.timeoutMs ?? options.timeoutMs,
-  });
+  const found = tool as AnyTool;
+  const timeoutMs = found.timeoutMs ?? options.timeoutMs;
+  if (prepared === undefined) return executeTool(found, call.input, withCall(options, call.id), { timeoutMs });
+  if (!prepared.run) return Promise.resolve(prepared.result);
+  const allowed: AnyTool = { ...found, execute: (_input: unknown, context: ToolContext) => prepared.execute(context) };
+  return executeTool(allowed, call.input, withCall(options, call.id), { timeoutMs });
 }
 
 /** Ends one call: the loop-detection note, `tool-end`, and the `tool_result` block. */
@@ -99,9 +111,43 @@ function finishOne(
   return toToolResultBlock(call.id, result);
 }
 
-async function runOne(call: ToolUseBlock, options: RunToolCallsOptions): Promise<ToolResultBlock> {
+async function runOne(
+  call: ToolUseBlock,
+  options: RunToolCallsOptions,
+  prepared?: PreparedToolCall,
+): Promise<ToolResultBlock> {
   const started = performance.now();
-  return finishOne(call, options, started, await startOne(call, options));
+  return finishOne(call, options, started, await startOne(call, options, prepared));
+}
+
+/**
+ * The pre-phase of a turn with several calls: `prepare` of every call whose tool has one, one after
+ * another in the model's order, before any call runs. Returns `undefined` when no tool of the turn
+ * has the seam (the turn runs as before). A `prepare` that throws refuses its call with an error
+ * result; once the run is cancelled the remaining calls are left to `execute`, which reports it.
+ */
+async function prepareCalls(
+  calls: readonly ToolUseBlock[],
+  options: RunToolCallsOptions,
+): Promise<Array<PreparedToolCall | undefined> | undefined> {
+  let prepared: Array<PreparedToolCall | undefined> | undefined;
+  for (let index = 0; index < calls.length; index++) {
+    const call = calls[index] as ToolUseBlock;
+    const tool = options.tools.get(call.name);
+    if (!isPreparableTool(tool) || refusalOf(call, tool, options) !== undefined) continue;
+    if (options.context.signal?.aborted === true) break;
+    prepared ??= new Array(calls.length);
+    try {
+      prepared[index] = await tool.prepare(call.input, withCall(options, call.id));
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      prepared[index] = {
+        run: false,
+        result: errorResult(`Tool "${call.name}" was not run: checking the call failed (${reason}).`),
+      };
+    }
+  }
+  return prepared;
 }
 
 /**
@@ -126,12 +172,13 @@ export function runToolCalls(calls: readonly ToolUseBlock[], options: RunToolCal
 }
 
 async function runInGroups(calls: readonly ToolUseBlock[], options: RunToolCallsOptions): Promise<ToolResultBlock[]> {
+  const prepared = await prepareCalls(calls, options);
   const results: ToolResultBlock[] = new Array(calls.length);
   let index = 0;
   while (index < calls.length) {
     const call = calls[index] as ToolUseBlock;
     if (!isConcurrencySafe(options.tools.get(call.name))) {
-      results[index] = await runOne(call, options);
+      results[index] = await runOne(call, options, prepared?.[index]);
       index++;
       continue;
     }
@@ -142,7 +189,7 @@ async function runInGroups(calls: readonly ToolUseBlock[], options: RunToolCalls
     const worker = async () => {
       while (next < stop) {
         const mine = next++;
-        results[mine] = await runOne(calls[mine] as ToolUseBlock, options);
+        results[mine] = await runOne(calls[mine] as ToolUseBlock, options, prepared?.[mine]);
       }
     };
     const workers = Math.min(options.maxConcurrency, stop - index);

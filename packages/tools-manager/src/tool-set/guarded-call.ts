@@ -163,20 +163,22 @@ async function checkCall(
   return verdict.run ? { run: true, input: final.input } : verdict;
 }
 
+/** Where the checks of one call leave it: refused with a result, or allowed to run with this input. */
+export type GuardedVerdict = { run: false; result: ToolResult } | { run: true; input: JsonObject };
+
 /**
- * Runs one call of a tool through the tool set's checks, in order: (a) plan mode, (b) the
- * before-tool hooks (block, or rewrite the input, re-validated), (c) the permission engine on the
- * final input (ask -> the host, or deny without one) -- (b) and (c) one call after another within
- * a turn, see `TurnSequencer` -- (d) the tool itself through `executeTool`,
- * (e) the after-tool hooks. Every refusal is an error result with `{ permission: decision }` in its
- * metadata. Never throws.
+ * The checks before one call, in order: (a) plan mode, (b) the before-tool hooks (block, or rewrite
+ * the input, re-validated), (c) the permission engine on the final input (ask -> the host, or deny
+ * without one); (b) and (c) one call after another within a turn, see `TurnSequencer`. Every
+ * refusal is an error result with `{ permission: decision }` in its metadata.
  */
-export async function runGuardedCall(
+export async function checkGuardedCall(
   services: GuardServices,
   tool: AnyTool,
   rawInput: unknown,
   context: ToolContext,
-): Promise<ToolResult> {
+  waitForTurn: boolean,
+): Promise<GuardedVerdict> {
   const planRefusal = planModeRefusal(tool, context, services.engine);
   if (planRefusal !== undefined) {
     const decision: PermissionDecision = {
@@ -184,26 +186,29 @@ export async function runGuardedCall(
       reason: `plan mode allows only read-only tools ("${tool.name}" needs ${tool.permission} permission)`,
     };
     decide(services, tool, context, decision, 'plan-mode');
-    return { ...planRefusal, metadata: { ...planRefusal.metadata, permission: decision } };
+    return { run: false, result: { ...planRefusal, metadata: { ...planRefusal.metadata, permission: decision } } };
   }
   const validated = validateInput(tool, rawInput);
-  if (!validated.ok) return errorResult(validated.message);
+  if (!validated.ok) return { run: false, result: errorResult(validated.message) };
   // Hooks, rules and the tool all see only the keys the tool declares (see declared-input.ts).
   const keys = declaredKeys(tool);
   const checks = () => checkCall(services, tool, stripUndeclared(validated.input, keys), keys, context);
   const sequencer = services.sequencer;
-  let checked: CheckedCall;
-  if (sequencer === undefined) {
-    checked = await checks();
-  } else {
-    const key = turnKey(context);
-    checked = await sequencer.sequence(key, checks);
-    // The turn's remaining checks go first: hooks never overlap the calls of their own turn.
-    if (checked.run) await sequencer.idle(key);
-  }
-  if (!checked.run) return checked.result;
-  const input = checked.input;
+  if (sequencer === undefined) return checks();
+  const key = turnKey(context);
+  const checked = await sequencer.sequence(key, checks);
+  // The turn's remaining checks go first: hooks never overlap the calls of their own turn.
+  if (checked.run && waitForTurn) await sequencer.idle(key);
+  return checked;
+}
 
+/** Steps (d) and (e) of an allowed call: the tool itself through `executeTool`, then the after-tool hooks. */
+export async function executeGuardedCall(
+  services: GuardServices,
+  tool: AnyTool,
+  input: JsonObject,
+  context: ToolContext,
+): Promise<ToolResult> {
   const modeBefore = context.mode?.get();
   const started = performance.now();
   const result = await executeTool(tool, input, context);
@@ -215,4 +220,18 @@ export async function runGuardedCall(
     { tool: { name: tool.name, permission: tool.permission }, input, result, context, durationMs },
     { onFailure: (failure) => services.emit({ type: 'hook-failure', failure }), roots: services.roots },
   );
+}
+
+/**
+ * Runs one call of a tool through the tool set's checks ({@link checkGuardedCall}), then the tool
+ * and its after-tool hooks ({@link executeGuardedCall}). Never throws.
+ */
+export async function runGuardedCall(
+  services: GuardServices,
+  tool: AnyTool,
+  rawInput: unknown,
+  context: ToolContext,
+): Promise<ToolResult> {
+  const checked = await checkGuardedCall(services, tool, rawInput, context, true);
+  return checked.run ? executeGuardedCall(services, tool, checked.input, context) : checked.result;
 }

@@ -103,6 +103,13 @@ function sequentialChecks(log: readonly string[]): number[] {
   return ids;
 }
 
+/** Asserts that every check of the turn ended before any call of it started running. */
+function checksBeforeRuns(log: readonly string[]): void {
+  const lastCheck = log.findLastIndex((line) => line.startsWith('check end'));
+  const firstRun = log.findIndex((line) => line.startsWith('run start'));
+  expect(firstRun, 'a call ran before every check of its turn was done').toBeGreaterThan(lastCheck);
+}
+
 describe('before-tool checks of one turn, through runQuery', () => {
   const turn = [
     { name: 'look', id: 1 },
@@ -121,10 +128,11 @@ describe('before-tool checks of one turn, through runQuery', () => {
     const firstRun = log.indexOf('run start 1');
     expect(firstRun).toBeGreaterThan(log.indexOf('check end 3'));
     expect(log.slice(firstRun, firstRun + 3).sort()).toEqual(['run start 1', 'run start 2', 'run start 3']);
-    // Writers: each one's hook, then that writer, in order.
-    expect(log.indexOf('check start 4')).toBeGreaterThan(log.indexOf('run end 3'));
-    expect(log.indexOf('run start 4')).toBe(log.indexOf('check end 4') + 1);
-    expect(log.indexOf('check start 5')).toBe(log.indexOf('run end 4') + 1);
+    // Every hook, the writers' too, comes before any call runs; then writers run one at a time, in order.
+    checksBeforeRuns(log);
+    expect(log.indexOf('run start 4')).toBeGreaterThan(log.indexOf('run end 3'));
+    expect(log.indexOf('run start 5')).toBe(log.indexOf('run end 4') + 1);
+    expect(log.indexOf('run start 6')).toBe(log.indexOf('run end 5') + 1);
     expect(log.filter((line) => line.startsWith('run end'))).toHaveLength(6);
   });
 
@@ -132,7 +140,7 @@ describe('before-tool checks of one turn, through runQuery', () => {
     const { log, outcome } = await runTurn(turn, 'ask');
     expect(outcome.reason).toBe('end_turn');
     expect(sequentialChecks(log)).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(log.indexOf('run start 1')).toBeGreaterThan(log.indexOf('check end 3'));
+    checksBeforeRuns(log);
   });
 
   it('40 parallel reads: all 40 hooks in order, then the reads', async () => {
@@ -142,11 +150,18 @@ describe('before-tool checks of one turn, through runQuery', () => {
     expect(log.indexOf('run start 1')).toBe(log.indexOf('check end 40') + 1);
   });
 
-  it('with a smaller pool the loop starts the next read when one ends; its hook still comes in order', async () => {
+  it('with a smaller pool every hook still comes first, in order, and at most 4 reads overlap', async () => {
     const many = Array.from({ length: 12 }, (_, index) => ({ name: 'look', id: index + 1 }));
     const { log } = await runTurn(many, 'function', 4);
     expect(sequentialChecks(log)).toEqual(many.map((call) => call.id));
-    expect(log.indexOf('run start 1')).toBeGreaterThan(log.indexOf('check end 4'));
+    checksBeforeRuns(log);
+    let running = 0;
+    let most = 0;
+    for (const line of log) {
+      if (line.startsWith('run start')) most = Math.max(most, ++running);
+      if (line.startsWith('run end')) running--;
+    }
+    expect(most).toBe(4);
     expect(log.filter((line) => line.startsWith('run end'))).toHaveLength(12);
   });
 
@@ -154,6 +169,7 @@ describe('before-tool checks of one turn, through runQuery', () => {
     const same = Array.from({ length: 5 }, () => ({ name: 'look', id: 7 }));
     const { log } = await runTurn(same, 'remember');
     expect(sequentialChecks(log)).toEqual([7]);
+    checksBeforeRuns(log);
     expect(log.filter((line) => line === 'run end 7')).toHaveLength(5);
   });
 });

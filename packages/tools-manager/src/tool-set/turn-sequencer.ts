@@ -15,6 +15,11 @@ function ignore(): void {}
  * every hook runs first, one at a time, and then the allowed calls run in parallel; writers,
  * which the loop starts one after another, each pass their checks and run in turn.
  * Calls are grouped by `sessionId` and `turnId`.
+ *
+ * `runQuery` of `@boxagnts/query` does better through the tools' `prepare` (see `guardTool`): it
+ * checks every call of a turn, one after another in the model's order, before it runs any, so a
+ * writer's hook no longer waits for the writers before it, nor a read's hook for a free slot of
+ * `tools.maxConcurrency`. The sequencer still orders checks of hosts that call `execute` directly.
  */
 export class TurnSequencer {
   private readonly turns = new Map<string, TurnQueue>();
