@@ -4,6 +4,7 @@ import { openWorkspace } from '@boxagnts/workspace';
 import { Command, InvalidArgumentError } from 'commander';
 import { createGateway, startGateway } from '../gateway.js';
 import { isGatewayError } from '../gateway-error.js';
+import { chatCommand } from './chat-command.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { runCommand } from './run-command.js';
 
@@ -89,6 +90,19 @@ program
       process.exitCode = await runCommand(prompt, { ...options, dir: resolve(options.dir) }, output, controller.signal);
     },
   );
+
+program
+  .command('chat')
+  .description(
+    'an interactive chat: streamed answers, tool cards, /agent, /model, /compact, /cost, /fork, /exit, !command, #note',
+  )
+  .option('-d, --dir <dir>', 'the workspace folder', '.')
+  .option('-a, --agent <name>', "the agent (default: the config's defaultAgent)")
+  .option('-m, --model <provider/model>', 'the model')
+  .option('-s, --session <id>', 'continue this session')
+  .action(async (options: { dir: string; agent?: string; model?: string; session?: string }) => {
+    process.exitCode = await chatCommand({ ...options, dir: resolve(options.dir) }, output);
+  });
 
 const token = program.command('token').description('manage the bearer tokens of the gateway');
 token
