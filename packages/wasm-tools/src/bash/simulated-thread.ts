@@ -1,6 +1,5 @@
-import { availableParallelism } from 'node:os';
 import type { ToolContext } from '@boxagnts/tools';
-import { ThreadPool } from '../thread-pool/thread-pool.js';
+import { heapCappedPools } from '../thread-pool/heap-capped-pools.js';
 import { resolveWorkerScript } from '../thread-pool/worker-script.js';
 import type { ShellRun } from './shell-run.js';
 import type { SimulatedShellSettings } from './simulated-shell.js';
@@ -20,22 +19,8 @@ export interface SimulatedShellTask {
  */
 export const BASH_KILL_GRACE_MS = 500;
 
-const pools = new Map<number, ThreadPool>();
-
-/** The process-wide pool of shell threads for one heap cap (workers are reused across calls and tools). */
-function poolFor(maxMemoryBytes: number): ThreadPool {
-  const maxHeapMb = Math.max(16, Math.ceil(maxMemoryBytes / (1024 * 1024)));
-  let pool = pools.get(maxHeapMb);
-  if (pool === undefined) {
-    pool = new ThreadPool({
-      script: () => resolveWorkerScript(import.meta.url, 'bash', 'bash-worker'),
-      maxWorkers: Math.max(2, availableParallelism()),
-      maxHeapMb,
-    });
-    pools.set(maxHeapMb, pool);
-  }
-  return pool;
-}
+/** The process-wide pools of shell threads, one per heap cap. */
+const poolFor = heapCappedPools(() => resolveWorkerScript(import.meta.url, 'bash', 'bash-worker'));
 
 /**
  * Runs a simulated-shell call on a pooled worker thread: the host's event loop keeps running

@@ -1,26 +1,13 @@
-import { availableParallelism } from 'node:os';
-import { type ThreadOutcome, ThreadPool } from '../thread-pool/thread-pool.js';
+import { heapCappedPools } from '../thread-pool/heap-capped-pools.js';
+import type { ThreadOutcome } from '../thread-pool/thread-pool.js';
 import { resolveWorkerScript } from '../thread-pool/worker-script.js';
 import type { RenderedPage, RenderTask } from './render-page.js';
 
 /** Least time a conversion gets, in ms, even when the fetch used up most of the deadline. */
 export const WEB_FETCH_MIN_CONVERSION_MS = 1_000;
 
-const pools = new Map<number, ThreadPool>();
-
-function poolFor(maxMemoryBytes: number): ThreadPool {
-  const maxHeapMb = Math.max(16, Math.ceil(maxMemoryBytes / (1024 * 1024)));
-  let pool = pools.get(maxHeapMb);
-  if (pool === undefined) {
-    pool = new ThreadPool({
-      script: () => resolveWorkerScript(import.meta.url, 'web-fetch', 'html-worker'),
-      maxWorkers: Math.max(2, availableParallelism()),
-      maxHeapMb,
-    });
-    pools.set(maxHeapMb, pool);
-  }
-  return pool;
-}
+/** The process-wide pools of conversion threads, one per heap cap. */
+const poolFor = heapCappedPools(() => resolveWorkerScript(import.meta.url, 'web-fetch', 'html-worker'));
 
 /**
  * Converts an HTML page on a pooled worker thread with a heap cap of `maxMemoryBytes`: the host's
