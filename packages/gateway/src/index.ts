@@ -15,6 +15,7 @@ export {
   type WorkspaceToolSet,
   type WorkspaceToolSetOptions,
 } from './agent/workspace-tool-set.js';
+export { CHAT_HELP, type ChatSession, type ChatSessionOptions, createChatSession } from './cli/chat-session.js';
 export {
   createGateway,
   type Gateway,

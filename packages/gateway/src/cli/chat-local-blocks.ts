@@ -7,11 +7,20 @@ export const MAX_LOCAL_OUTPUT_CHARS = 64_000;
 /**
  * Runs a command the user typed after `!` with `/bin/sh -c` in `cwd`, stdin closed, and returns its
  * output (stdout then stderr, as captured) as a `user_local_command_output` block. A command that
- * cannot start or exits non-zero still gives a block: the status is appended to the output.
+ * cannot start, exits non-zero or is cancelled through `signal` (Ctrl-C in the chat) still gives a
+ * block: the status is appended to the output.
  */
-export function runLocalCommand(command: string, cwd: string): Promise<UserLocalCommandOutputBlock> {
+export function runLocalCommand(
+  command: string,
+  cwd: string,
+  signal?: AbortSignal,
+): Promise<UserLocalCommandOutputBlock> {
   return new Promise((resolve) => {
-    const child = spawn('/bin/sh', ['-c', command], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('/bin/sh', ['-c', command], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(signal === undefined ? {} : { signal }),
+    });
     let output = '';
     const add = (chunk: Buffer) => {
       if (output.length < MAX_LOCAL_OUTPUT_CHARS) output += chunk.toString();
@@ -24,7 +33,9 @@ export function runLocalCommand(command: string, cwd: string): Promise<UserLocal
       if (status !== undefined) text += `${text === '' || text.endsWith('\n') ? '' : '\n'}[${status}]`;
       resolve({ type: 'user_local_command_output', command, output: text });
     };
-    child.once('error', (error) => finish(`could not start: ${error.message}`));
+    child.once('error', (error) =>
+      finish(error.name === 'AbortError' ? 'cancelled' : `could not start: ${error.message}`),
+    );
     child.once('close', (code, signal) =>
       finish(signal !== null ? `killed by ${signal}` : code === 0 ? undefined : `exit status ${code}`),
     );

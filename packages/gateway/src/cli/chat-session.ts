@@ -190,7 +190,7 @@ export async function createChatSession(options: ChatSessionOptions): Promise<Ch
           const command = line.slice(1).trim();
           if (command === '') write('type a command after "!"\n');
           else {
-            const block = await runLocalCommand(command, options.cwd ?? process.cwd());
+            const block = await runLocalCommand(command, options.cwd ?? process.cwd(), signal);
             write(block.output.endsWith('\n') || block.output === '' ? block.output : `${block.output}\n`);
             await storeUserBlock(block);
           }
