@@ -17,7 +17,7 @@ import { isLoopbackHost, type SecurityOptions } from './security/security-option
 import { openTokenStore, type TokenStore } from './security/token-store.js';
 
 /** Options of {@link createGateway}. */
-export interface GatewayOptions extends Pick<CreateAgentOptions, 'plugins' | 'sandbox' | 'ask'> {
+export interface GatewayOptions extends Pick<CreateAgentOptions, 'plugins' | 'sandbox' | 'ask' | 'telemetry'> {
   /** An open workspace or its folder (opened, created when missing, closed by `close()`). */
   workspace: Workspace | string;
   /** The address the server will bind; default the config's `gateway.host` (127.0.0.1). Used by the security defaults. */
@@ -89,6 +89,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       sandbox: { ...options.sandbox, runtime },
       ...(options.ask === undefined ? {} : { ask: options.ask }),
       ...(options.registry === undefined ? {} : { registry: options.registry() }),
+      ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
     });
   // Listings (tools, MCP states) use one agent per name and model; runs lease their own from the pool.
   const listed = new Map<string, Promise<Agent>>();

@@ -51,3 +51,5 @@ export { createRateLimiter, type RateLimiter } from './security/rate-limiter.js'
 export { type GuardOptions, securityGuard } from './security/security-middleware.js';
 export { isLoopbackHost, SECURITY_DEFAULTS, type SecurityOptions } from './security/security-options.js';
 export { openTokenStore, type TokenInfo, type TokenStore } from './security/token-store.js';
+export { type LoadedTelemetry, loadTelemetry, type TelemetryOption } from './telemetry/load-telemetry.js';
+export { createRunSpans, type OpenTelemetryApi, type RunSpanContext, type RunSpans } from './telemetry/run-spans.js';

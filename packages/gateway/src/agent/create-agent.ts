@@ -5,6 +5,8 @@ import type { AskHandler, LoadedPlugin, McpToolSource, ToolSet } from '@boxagnts
 import type { SandboxToolSourceOptions } from '@boxagnts/wasm-tools';
 import { openWorkspace, type Workspace, type WorkspaceAgent } from '@boxagnts/workspace';
 import { GatewayError } from '../gateway-error.js';
+import { loadTelemetry, type TelemetryOption } from '../telemetry/load-telemetry.js';
+import { createRunSpans } from '../telemetry/run-spans.js';
 import { type AgentInput, inputMessages } from './agent-input.js';
 import { readSystemLayers } from './system-layers.js';
 import { createUsageRecorder } from './usage-recorder.js';
@@ -29,6 +31,11 @@ export interface CreateAgentOptions {
   sandbox?: Omit<SandboxToolSourceOptions, 'toolsFolder'>;
   /** Loop settings over the defaults (max turns, budget, timeouts, compaction, ...). */
   config?: Partial<Omit<QueryConfig, 'model' | 'agent'>>;
+  /**
+   * OpenTelemetry spans of each run (GenAI conventions: `invoke_agent`, `chat`, `execute_tool`).
+   * Off by default; `true` uses the globally registered SDK's tracer, or pass `{ tracer }`.
+   */
+  telemetry?: TelemetryOption;
 }
 
 /** Options of one {@link Agent.run}. */
@@ -125,6 +132,7 @@ export async function createAgent(options: CreateAgentOptions): Promise<Agent> {
       ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
     });
     const providerId = resolved.entry.id;
+    const telemetry = await loadTelemetry(options.telemetry);
     let closed = false;
     return {
       workspace,
@@ -189,14 +197,35 @@ export async function createAgent(options: CreateAgentOptions): Promise<Agent> {
             ...(runOptions.signal === undefined ? {} : { signal: runOptions.signal }),
             ...(runOptions.pending === undefined ? {} : { pending: runOptions.pending }),
           });
-          for (;;) {
-            const next = await run.next();
-            if (next.done) {
-              settle(next.value);
-              return;
+          const spans =
+            telemetry === undefined
+              ? undefined
+              : createRunSpans(telemetry.api, telemetry.tracer, {
+                  agent: definition.name,
+                  provider: providerId,
+                  model: resolved.model,
+                  sessionId,
+                });
+          let ended: QueryOutcome | undefined;
+          let failure: unknown;
+          try {
+            for (;;) {
+              const next = await run.next();
+              if (next.done) {
+                ended = next.value;
+                settle(next.value);
+                return;
+              }
+              await recorder.observe(next.value);
+              spans?.observe(next.value);
+              yield next.value;
             }
-            await recorder.observe(next.value);
-            yield next.value;
+          } catch (error) {
+            failure = error;
+            throw error;
+          } finally {
+            // Also reached when the caller stops iterating early: no span is left open.
+            spans?.end(ended, failure);
           }
         }
         const wrapped = (async function* () {

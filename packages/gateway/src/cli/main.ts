@@ -44,9 +44,11 @@ program
   .option('-d, --dir <dir>', 'the workspace folder', '.')
   .option('--host <host>', 'the address to bind (default: the config, 127.0.0.1)')
   .option('-p, --port <port>', 'the port (default: the config, 7433; 0 picks a free one)', port)
-  .action(async (options: { dir: string; host?: string; port?: number }) => {
+  .option('--telemetry', "OpenTelemetry spans of runs, model and tool calls, to the app's registered SDK")
+  .action(async (options: { dir: string; host?: string; port?: number; telemetry?: boolean }) => {
     const gateway = await startGateway({
       workspace: resolve(options.dir),
+      ...(options.telemetry === true ? { telemetry: true } : {}),
       ...(options.host === undefined ? {} : { host: options.host }),
       ...(options.port === undefined ? {} : { port: options.port }),
       log: (entry) => output.err(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`),
