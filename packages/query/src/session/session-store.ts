@@ -82,55 +82,77 @@ export interface MemorySessionStore extends SessionStore {
 }
 
 /**
- * Creates an in-memory session store. Appended messages are kept by reference (the loop never
- * changes a message once appended; do not change yours either) and copied out by `load`, so
- * what a caller loads cannot change what is stored.
+ * Creates an in-memory session store. Appended entries and their messages are kept by reference
+ * (the loop never changes one once appended; do not change yours either) and copied out by `load`,
+ * so what a caller loads cannot change what is stored.
  *
  * @example
  * const store = createMemorySessionStore();
  * await runQuery({ ..., session: { store, sessionId: 'demo' } });
  */
 export function createMemorySessionStore(): MemorySessionStore {
-  const sessions = new Map<string, SessionEntry[]>();
-  const usage: ModelCallRecord[] = [];
-  const children = new Map<string, ChildSessionInfo>();
-  return {
-    async append(sessionId, entries) {
-      let list = sessions.get(sessionId);
-      if (list === undefined) {
-        list = [];
-        sessions.set(sessionId, list);
-      }
-      const now = Date.now();
-      // An index loop: the loop appends twice a turn, and an iterator per call is measurable there.
-      for (let index = 0; index < entries.length; index++)
-        list.push({ createdAt: now, ...(entries[index] as SessionEntry) });
-    },
-    async load(sessionId) {
-      const list = sessions.get(sessionId);
-      return list === undefined ? [] : structuredClone(list);
-    },
-    sessions() {
-      return [...sessions.keys()];
-    },
-    async recordUsage(record) {
-      // Kept by reference like messages (the loop makes a fresh record per call); `usageRecords` copies out.
-      if (record.createdAt === undefined) record.createdAt = Date.now();
-      usage.push(record);
-    },
-    async createChildSession(child) {
-      if (children.has(child.sessionId)) {
-        throw new Error(
-          `Child session "${child.sessionId}" exists already: give each sub-agent a session id of its own.`,
-        );
-      }
-      children.set(child.sessionId, { ...child });
-    },
-    usageRecords() {
-      return structuredClone(usage);
-    },
-    childSessions() {
-      return [...children.values()].map((child) => ({ ...child }));
-    },
-  };
+  return new MemoryStore();
+}
+
+/**
+ * The store behind {@link createMemorySessionStore}: methods on the prototype (not seven closures
+ * per store) and the child-session map made only when a child session is, since a host often keeps
+ * one store per run and its size counts in every run's heap.
+ */
+class MemoryStore implements MemorySessionStore {
+  // Per session: the entries as appended (by reference) and, beside them, when each was appended
+  // (a packed array of numbers, not a copy of every entry).
+  private readonly lists = new Map<string, { entries: SessionEntry[]; times: number[] }>();
+  private readonly usage: ModelCallRecord[] = [];
+  private children: Map<string, ChildSessionInfo> | undefined;
+
+  async append(sessionId: string, entries: readonly SessionEntry[]): Promise<void> {
+    let list = this.lists.get(sessionId);
+    if (list === undefined) {
+      list = { entries: [], times: [] };
+      this.lists.set(sessionId, list);
+    }
+    const now = Date.now();
+    // An index loop: the loop appends twice a turn, and an iterator per call is measurable there.
+    for (let index = 0; index < entries.length; index++) {
+      list.entries.push(entries[index] as SessionEntry);
+      list.times.push(now);
+    }
+  }
+
+  async load(sessionId: string): Promise<SessionEntry[]> {
+    const list = this.lists.get(sessionId);
+    if (list === undefined) return [];
+    // An entry's own createdAt wins over the time it was appended, as when entries were copied in.
+    const { entries, times } = list;
+    return structuredClone(entries.map((entry, index) => ({ createdAt: times[index], ...entry })));
+  }
+
+  sessions(): string[] {
+    return [...this.lists.keys()];
+  }
+
+  async recordUsage(record: ModelCallRecord): Promise<void> {
+    // Kept by reference like messages (the loop makes a fresh record per call); `usageRecords` copies out.
+    if (record.createdAt === undefined) record.createdAt = Date.now();
+    this.usage.push(record);
+  }
+
+  async createChildSession(child: ChildSessionInfo): Promise<void> {
+    this.children ??= new Map();
+    if (this.children.has(child.sessionId)) {
+      throw new Error(
+        `Child session "${child.sessionId}" exists already: give each sub-agent a session id of its own.`,
+      );
+    }
+    this.children.set(child.sessionId, { ...child });
+  }
+
+  usageRecords(): ModelCallRecord[] {
+    return structuredClone(this.usage);
+  }
+
+  childSessions(): ChildSessionInfo[] {
+    return this.children === undefined ? [] : [...this.children.values()].map((child) => ({ ...child }));
+  }
 }

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { createMemorySessionStore } from './session-store.js';
+
+describe('createMemorySessionStore', () => {
+  it('stamps appended entries, keeps an entry’s own createdAt, and loads copies', async () => {
+    const store = createMemorySessionStore();
+    const before = Date.now();
+    await store.append('s', [{ message: { role: 'user', content: 'a' } }]);
+    await store.append('s', [{ message: { role: 'assistant', content: 'b' }, createdAt: 5 }]);
+    const loaded = await store.load('s');
+    expect(loaded[0]?.createdAt).toBeGreaterThanOrEqual(before);
+    expect(loaded[1]?.createdAt).toBe(5);
+    (loaded[0] as { message: { content: string } }).message.content = 'changed';
+    expect((await store.load('s'))[0]?.message).toEqual({ role: 'user', content: 'a' });
+    expect(await store.load('other')).toEqual([]);
+    expect(store.sessions()).toEqual(['s']);
+  });
+
+  it('keeps sessions apart and child sessions unique', async () => {
+    const store = createMemorySessionStore();
+    expect(store.childSessions()).toEqual([]);
+    await store.append('a', [{ message: { role: 'user', content: '1' } }]);
+    await store.append('b', [{ message: { role: 'user', content: '2' } }]);
+    expect((await store.load('b')).map((entry) => entry.message.content)).toEqual(['2']);
+    await store.createChildSession({ sessionId: 'c', parentSessionId: 'a' });
+    await expect(store.createChildSession({ sessionId: 'c', parentSessionId: 'b' })).rejects.toThrow(/exists already/);
+    expect(store.childSessions()).toEqual([{ sessionId: 'c', parentSessionId: 'a' }]);
+  });
+});
