@@ -155,4 +155,45 @@ describe('the pre-phase of a turn (PreparableTool), through runQuery', () => {
       expect(firstRun).toBeGreaterThan(lastCheck);
     }
   });
+
+  it.each([
+    ['inside the check', false],
+    ['while the check waits', true],
+  ])('a run cancelled %s does not wait for a prepare that never settles', async (_when, later) => {
+    const controller = new AbortController();
+    const log: string[] = [];
+    const base = preparable('read', 'read-only', log);
+    const stuck: PreparableTool = {
+      ...base,
+      prepare: () => {
+        log.push('asking');
+        const stop = () => controller.abort(new Error('host stopped the run'));
+        if (later) setImmediate(stop);
+        else stop();
+        return new Promise<PreparedToolCall>(() => {});
+      },
+    };
+    harness = await startHarness({
+      steps: [
+        {
+          content: [1, 2].map((id) => ({ type: 'tool_call' as const, name: 'read', input: { id } })),
+          usage,
+        },
+        { text: 'done', usage },
+      ],
+    });
+    const { outcome, events } = await collect({
+      provider: harness.provider,
+      messages: [{ role: 'user', content: 'Go' }],
+      tools: [stuck],
+      toolContext: { root: harness.root, sessionId: 'prepared-cancel' },
+      config: { model: 'claude-sonnet-4-6' },
+      signal: controller.signal,
+    });
+    expect(outcome.reason).toBe('cancelled');
+    expect(log).toEqual(['asking']);
+    expect(log.some((line) => line.startsWith('run start'))).toBe(false);
+    const ends = events.filter((event) => event.type === 'tool-end');
+    expect(ends.length).toBeLessThanOrEqual(2);
+  });
 });

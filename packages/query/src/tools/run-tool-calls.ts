@@ -121,6 +121,36 @@ async function runOne(
 }
 
 /**
+ * `preparing`, or a "cancelled" refusal as soon as the run's signal aborts: a check that waits on
+ * a user who never answers must not hold a cancelled run (as `executeTool` does for `execute`).
+ */
+function untilCancelled(
+  preparing: Promise<PreparedToolCall>,
+  call: ToolUseBlock,
+  options: RunToolCallsOptions,
+): Promise<PreparedToolCall> {
+  const signal = options.context.signal;
+  if (signal === undefined) return preparing;
+  return new Promise((resolve, reject) => {
+    const cancelled = () =>
+      resolve({ run: false, result: errorResult(`Tool "${call.name}" was cancelled before it ran.`) });
+    // The check itself may have aborted the run before it returned.
+    if (signal.aborted) return cancelled();
+    signal.addEventListener('abort', cancelled, { once: true });
+    preparing.then(
+      (prepared) => {
+        signal.removeEventListener('abort', cancelled);
+        resolve(prepared);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', cancelled);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
  * The pre-phase of a turn with several calls: `prepare` of every call whose tool has one, one after
  * another in the model's order, before any call runs. Returns `undefined` when no tool of the turn
  * has the seam (the turn runs as before). A `prepare` that throws refuses its call with an error
@@ -138,7 +168,7 @@ async function prepareCalls(
     if (options.context.signal?.aborted === true) break;
     prepared ??= new Array(calls.length);
     try {
-      prepared[index] = await tool.prepare(call.input, withCall(options, call.id));
+      prepared[index] = await untilCancelled(tool.prepare(call.input, withCall(options, call.id)), call, options);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       prepared[index] = {
