@@ -1,12 +1,16 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
 import { createTestWorkspace, type TestWorkspace } from '../test/test-workspace.js';
 
 let current: TestWorkspace | undefined;
+let cleanupGlobal: (() => void) | undefined;
 afterEach(async () => {
+  cleanupGlobal?.();
+  cleanupGlobal = undefined;
   await current?.close();
   current = undefined;
 });
@@ -27,7 +31,7 @@ const script = {
 function tracing() {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  return { exporter, tracer: provider.getTracer('test') };
+  return { exporter, provider, tracer: provider.getTracer('test') };
 }
 
 describe('OpenTelemetry spans of a run', () => {
@@ -75,13 +79,16 @@ describe('OpenTelemetry spans of a run', () => {
   it('records nothing by default, and closes every span when the caller stops reading early', async () => {
     current = await createTestWorkspace({ steps: [...script.steps, ...script.steps] });
     await writeFile(join(current.workspace.paths.root, 'notes.md'), 'buy milk\n');
-    const { exporter, tracer } = tracing();
+    const { exporter, provider } = tracing();
+    // A host registered an SDK globally: without the switch nothing is recorded; with `true` its tracer is used.
+    trace.setGlobalTracerProvider(provider);
+    cleanupGlobal = () => trace.disable();
     const plain = await createAgent({ workspace: current.workspace });
     expect((await plain.run('Notes?').outcome).reason).toBe('end_turn');
     await plain.close();
     expect(exporter.getFinishedSpans()).toEqual([]);
 
-    const agent = await createAgent({ workspace: current.workspace, telemetry: { tracer } });
+    const agent = await createAgent({ workspace: current.workspace, telemetry: true });
     for await (const event of agent.run('Notes?')) {
       if (event.type === 'tool-start') break;
     }
