@@ -12,6 +12,7 @@ import { createGatewayApp, type GatewayLog } from './http/create-app.js';
 import type { GatewayEnv, GatewayServices } from './http/gateway-env.js';
 import { openaiRoutes } from './openai/openai-routes.js';
 import { RunManager } from './runs/run-manager.js';
+import type { RunRecord } from './runs/run-types.js';
 import { openSqliteRunLog } from './runs/sqlite-run-log.js';
 import { isLoopbackHost, type SecurityOptions } from './security/security-options.js';
 import { openTokenStore, type TokenStore } from './security/token-store.js';
@@ -110,6 +111,22 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     acquireAgent: (name, model) => pool.acquire(name, model),
     defaultAgent: workspace.config.defaultAgent,
     hasAgent: (name) => workspace.agents[name] !== undefined,
+    // One structured line per finished run: ids, status and reason, never its text or input.
+    ...(options.log === undefined
+      ? {}
+      : {
+          onRunEnd: (record: RunRecord) =>
+            options.log?.({
+              event: 'run-end',
+              runId: record.id,
+              sessionId: record.sessionId,
+              agent: record.agent,
+              ...(record.model === undefined ? {} : { model: record.model }),
+              status: record.status,
+              ...(record.reason === undefined ? {} : { reason: record.reason }),
+              durationMs: record.updatedAt - record.createdAt,
+            }),
+        }),
   });
   const services: GatewayServices = {
     workspace,

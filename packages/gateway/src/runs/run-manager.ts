@@ -37,6 +37,8 @@ export interface RunManagerOptions {
   defaultAgent: string;
   /** Whether an agent of this name exists (checked before a run is accepted). */
   hasAgent(name: string): boolean;
+  /** Told once per run when it reaches a final status (for logs); an exception it throws is ignored. */
+  onRunEnd?: (record: RunRecord) => void;
 }
 
 /** The final event of every run; a stream ends after it. */
@@ -297,6 +299,11 @@ export class RunManager {
     this.#live.delete(runId);
     live?.changed.resolve();
     live?.resolveFinished(record);
+    try {
+      this.#options.onRunEnd?.(record);
+    } catch {
+      // A failing log sink must not break the run's bookkeeping.
+    }
   }
 
   #launch(record: RunRecord, resuming: boolean): void {
