@@ -24,6 +24,7 @@ async function runTurn(
   calls: Array<{ name: string; id: number }>,
   hookKind: 'function' | 'ask' | 'remember',
   maxConcurrency?: number,
+  refuse: ReadonlySet<number> = new Set(),
 ) {
   const mock = await startMockServer({
     script: {
@@ -69,11 +70,23 @@ async function runTurn(
     sources: [{ name: 'tools', kind: 'custom', load: async () => [tool('look', 'network'), tool('put', 'write')] }],
     permissions: { mode: 'bypass' },
     ...(hookKind === 'function'
-      ? { hooks: { beforeTool: [{ run: async ({ input }) => void (await record(input.id)) }] } }
+      ? {
+          hooks: {
+            beforeTool: [
+              {
+                run: async ({ input }) => {
+                  await record(input.id);
+                  return refuse.has(Number(input.id)) ? { block: true as const, reason: 'not this one' } : undefined;
+                },
+              },
+            ],
+          },
+        }
       : {
           permissions: { mode: 'default' as const },
           ask: async (request) => {
             await record(request.input.id);
+            if (refuse.has(Number(request.input.id))) return { behavior: 'deny' as const, reason: 'no' };
             return { behavior: 'allow' as const, ...(hookKind === 'remember' ? { remember: true } : {}) };
           },
         }),
@@ -172,4 +185,22 @@ describe('before-tool checks of one turn, through runQuery', () => {
     checksBeforeRuns(log);
     expect(log.filter((line) => line === 'run end 7')).toHaveLength(5);
   });
+
+  it.each(['function', 'ask'] as const)(
+    'calls refused in the pre-phase (%s) never run; the allowed ones still run after every check',
+    async (kind) => {
+      const { log, outcome } = await runTurn(turn, kind, undefined, new Set([2, 4]));
+      expect(outcome.reason).toBe('end_turn');
+      expect(sequentialChecks(log)).toEqual([1, 2, 3, 4, 5, 6]);
+      checksBeforeRuns(log);
+      expect(log.filter((line) => line.startsWith('run end')).sort()).toEqual([
+        'run end 1',
+        'run end 3',
+        'run end 5',
+        'run end 6',
+      ]);
+      const results = JSON.stringify(outcome.messages);
+      expect(results).toContain(kind === 'function' ? 'not this one' : 'the user denied this call');
+    },
+  );
 });
