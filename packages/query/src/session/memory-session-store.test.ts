@@ -6,7 +6,7 @@ describe('createMemorySessionStore', () => {
     const store = createMemorySessionStore();
     const before = Date.now();
     await store.append('s', [{ message: { role: 'user', content: 'a' } }]);
-    await store.append('s', [{ message: { role: 'assistant', content: 'b' }, createdAt: 5 }]);
+    await store.append('s', [{ message: { role: 'assistant', content: [{ type: 'text', text: 'b' }] }, createdAt: 5 }]);
     const loaded = await store.load('s');
     expect(loaded[0]?.createdAt).toBeGreaterThanOrEqual(before);
     expect(loaded[1]?.createdAt).toBe(5);
