@@ -132,7 +132,7 @@ export async function createAgent(options: CreateAgentOptions): Promise<Agent> {
       ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
     });
     const providerId = resolved.entry.id;
-    const telemetry = await loadTelemetry(options.telemetry);
+    const telemetry = await loadTelemetry(options.telemetry ?? workspace.config.gateway.telemetry);
     let closed = false;
     return {
       workspace,

@@ -97,4 +97,26 @@ describe('OpenTelemetry spans of a run', () => {
     expect(spans.map((span) => span.name)).toContain('invoke_agent build');
     expect(spans.every((span) => span.ended)).toBe(true);
   });
+
+  it('is switched on by the workspace config alone (gateway.telemetry), with the global tracer', async () => {
+    current = await createTestWorkspace(
+      { steps: [...script.steps, ...script.steps] },
+      { gateway: { telemetry: true } },
+    );
+    await writeFile(join(current.workspace.paths.root, 'notes.md'), 'buy milk\n');
+    const { exporter, provider } = tracing();
+    trace.setGlobalTracerProvider(provider);
+    cleanupGlobal = () => trace.disable();
+    const agent = await createAgent({ workspace: current.workspace });
+    expect((await agent.run('Notes?').outcome).reason).toBe('end_turn');
+    await agent.close();
+    expect(exporter.getFinishedSpans().map((span) => span.name)).toContain('invoke_agent build');
+
+    // An explicit `telemetry: false` of the embedding app wins over the config.
+    exporter.reset();
+    const quiet = await createAgent({ workspace: current.workspace, telemetry: false });
+    expect((await quiet.run('Notes?').outcome).reason).toBe('end_turn');
+    await quiet.close();
+    expect(exporter.getFinishedSpans()).toEqual([]);
+  });
 });

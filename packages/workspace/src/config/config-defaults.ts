@@ -45,7 +45,7 @@ export interface ResolvedConfig {
   skills: { folders: readonly string[] };
   hooks: { beforeTool: NonNullable<HooksConfig['beforeTool']>; afterTool: NonNullable<HooksConfig['afterTool']> };
   outputStyle: string;
-  gateway: { host: string; port: number; tokens: Readonly<Record<string, KeyReference>> };
+  gateway: { host: string; port: number; tokens: Readonly<Record<string, KeyReference>>; telemetry: boolean };
   cron: { enabled: boolean; timezone: string; timeoutMs: number };
   store: StoreLocation;
 }
@@ -110,6 +110,7 @@ export function applyConfigDefaults(config: BoxagntsConfig, file: string, baseDi
       host: config.gateway?.host ?? CONFIG_DEFAULTS.gatewayHost,
       port: config.gateway?.port ?? CONFIG_DEFAULTS.gatewayPort,
       tokens: config.gateway?.tokens ?? {},
+      telemetry: config.gateway?.telemetry ?? false,
     },
     cron: {
       enabled: config.cron?.enabled ?? CONFIG_DEFAULTS.cronEnabled,

@@ -181,6 +181,11 @@ export const gatewaySchema = z.strictObject({
   port: z.number().int().min(0).max(65_535, 'must be a TCP port (0-65535)').optional(),
   /** Bearer tokens that may use the gateway's API, by name; the values live in the secrets file. */
   tokens: guardedRecord(name('token'), keyReferenceSchema).optional(),
+  /**
+   * OpenTelemetry spans for runs, model calls and tool calls (GenAI conventions), made with the tracer of
+   * the globally registered OpenTelemetry SDK. Off by default.
+   */
+  telemetry: z.boolean().optional(),
 });
 
 function isTimeZone(value: string): boolean {
