@@ -34,7 +34,7 @@ describe('parseConfigText', () => {
     });
     expect(config.permissions).toEqual({ mode: 'default', allow: [], ask: [], deny: [] });
     expect(config.skills.folders).toEqual(['/ws/skills']);
-    expect(config.gateway).toEqual({ host: '127.0.0.1', port: 7433, tokens: {} });
+    expect(config.gateway).toEqual({ host: '127.0.0.1', port: 7433, tokens: {}, telemetry: false });
     expect(config.cron).toEqual({ enabled: true, timezone: 'UTC', timeoutMs: 600_000 });
     expect(config.store).toEqual({ kind: 'sqlite', path: '/ws/.boxagnts/workspace.db' });
     expect(config.defaultAgent).toBe('build');
@@ -66,7 +66,7 @@ describe('parseConfigText', () => {
         "skills": { "folders": ["skills", "/opt/skills"] },
         "hooks": { "beforeTool": [{ "matcher": "bash", "command": "./check.sh" }] },
         "outputStyle": "concise",
-        "gateway": { "port": 9000, "tokens": { "ci": { "secret": "gateway-ci" } } },
+        "gateway": { "port": 9000, "tokens": { "ci": { "secret": "gateway-ci" } }, "telemetry": true },
         "cron": { "timezone": "Europe/Berlin" },
         "store": { "kind": "postgres", "url": { "env": "DATABASE_URL" } }
       }`,
@@ -83,7 +83,12 @@ describe('parseConfigText', () => {
     expect(config.network.allowedHosts).toEqual(['api.github.com', '*.example.com']);
     expect(config.skills.folders).toEqual(['/ws/skills', '/opt/skills']);
     expect(config.hooks.beforeTool[0]?.command).toBe('./check.sh');
-    expect(config.gateway).toEqual({ host: '127.0.0.1', port: 9000, tokens: { ci: { secret: 'gateway-ci' } } });
+    expect(config.gateway).toEqual({
+      host: '127.0.0.1',
+      port: 9000,
+      tokens: { ci: { secret: 'gateway-ci' } },
+      telemetry: true,
+    });
     expect(config.cron.timezone).toBe('Europe/Berlin');
     expect(config.store).toEqual({ kind: 'postgres', url: { env: 'DATABASE_URL' } });
   });
