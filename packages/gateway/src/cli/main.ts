@@ -5,8 +5,20 @@ import { Command, InvalidArgumentError } from 'commander';
 import { createGateway, startGateway } from '../gateway.js';
 import { isGatewayError } from '../gateway-error.js';
 import { chatCommand } from './chat-command.js';
+import { isCliError } from './cli-error.js';
+import { registerConfigCommand } from './config-command.js';
 import { EXIT_CODES } from './exit-codes.js';
+import { registerProviderCommands } from './providers-command.js';
 import { runCommand } from './run-command.js';
+import { registerSessionsCommand } from './sessions-command.js';
+
+// A reader that stops early (`boxagnts models | head`) closes the pipe: end quietly, not with a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
 
 const output = { out: (text: string) => process.stdout.write(text), err: (text: string) => process.stderr.write(text) };
 
@@ -147,9 +159,13 @@ token
     }
   });
 
+registerSessionsCommand(program, output);
+registerProviderCommands(program, output);
+registerConfigCommand(program, output);
+
 program.parseAsync(process.argv).catch((error: unknown) => {
   output.err(
-    `boxagnts: ${isGatewayError(error) || error instanceof Error ? (error as Error).message : String(error)}\n`,
+    `boxagnts: ${isCliError(error) || isGatewayError(error) || error instanceof Error ? (error as Error).message : String(error)}\n`,
   );
   process.exitCode = EXIT_CODES.error;
 });
