@@ -5,6 +5,7 @@ import { type CliOutput, type CommonOptions, printJson, withWorkspace } from './
 import { parseConfigPath, valueAtPath } from './config-path.js';
 import { refuseSecretValue } from './config-secret-guard.js';
 import { EXIT_CODES } from './exit-codes.js';
+import { printable } from './terminal-text.js';
 
 /** A `config set` value: JSON when it parses as JSON (`42`, `true`, `{"secret":"x"}`), else the text itself. */
 export function parseConfigValue(text: string): JsonValue {
@@ -16,7 +17,7 @@ export function parseConfigValue(text: string): JsonValue {
 }
 
 function show(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+  return typeof value === 'string' ? printable(value) : JSON.stringify(value, null, 2);
 }
 
 /** Adds `boxagnts config get <path>`, `config set <path> <value>` and `config validate` to the program. */

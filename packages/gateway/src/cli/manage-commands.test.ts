@@ -159,6 +159,29 @@ describe('boxagnts sessions', () => {
   );
 
   it(
+    'never passes terminal control sequences of stored titles and messages to the terminal',
+    async () => {
+      const dir = await workspace();
+      const opened = await openWorkspace(dir);
+      await opened.store.sessions.create({ id: 'evil', title: 'trip \u001b]0;pwned\u0007 \u009b2J title' });
+      await opened.store.sessions.append('evil', [
+        { message: { role: 'user', content: 'zebra \u001b[2J\u001b[31m red\nsecond line\r overwrite' } },
+      ]);
+      await opened.close();
+      const control = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+      for (const args of [['list'], ['show', 'evil'], ['search', 'zebra'], ['rename', 'evil', 'new \u001b[2J name']]) {
+        const result = await cli(['sessions', ...args, '--dir', dir]);
+        expect(result.code).toBe(0);
+        expect(result.stdout).not.toMatch(control);
+        expect(result.stdout).toContain('\\u001b');
+      }
+      const json = await cli(['sessions', 'show', 'evil', '--dir', dir, '--json']);
+      expect(JSON.parse(json.stdout).session.title).toBe('new \u001b[2J name');
+    },
+    MANY_PROCESSES,
+  );
+
+  it(
     'refuses a folder without a workspace instead of creating one',
     async () => {
       const parent = await mkdtemp(join(tmpdir(), 'boxagnts-cli-nodir-'));

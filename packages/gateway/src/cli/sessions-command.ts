@@ -5,6 +5,7 @@ import type { SessionRecord } from '@boxagnts/workspace';
 import { type Command, InvalidArgumentError } from 'commander';
 import { CliError } from './cli-error.js';
 import { type CliOutput, type CommonOptions, printJson, withWorkspace } from './cli-workspace.js';
+import { printable } from './terminal-text.js';
 
 /** The largest file `boxagnts sessions import` reads (64 MiB); a larger one is refused before reading. */
 export const SESSION_IMPORT_MAX_BYTES = 64 * 1024 * 1024;
@@ -28,7 +29,7 @@ function listLimit(value: string): number {
 function sessionLine(session: SessionRecord): string {
   const when = new Date(session.updatedAt).toISOString();
   const kind = session.kind === 'session' ? '' : ` [${session.kind}]`;
-  return `${session.id}  ${when}  ${session.messageCount} messages  ${session.title === '' ? '(untitled)' : session.title}${kind}\n`;
+  return `${printable(session.id)}  ${when}  ${session.messageCount} messages  ${session.title === '' ? '(untitled)' : printable(session.title)}${kind}\n`;
 }
 
 /** A one-line text of a message for `sessions show`: its text, and tool calls and results by name. */
@@ -85,7 +86,7 @@ export function registerSessionsCommand(program: Command, output: CliOutput): vo
         if (options.json === true) return printJson(output, { session, messages: entries });
         output.out(sessionLine(session));
         entries.forEach((entry, index) => {
-          output.out(`  ${index + 1}. ${entry.message.role}: ${messageSummary(entry.message)}\n`);
+          output.out(`  ${index + 1}. ${entry.message.role}: ${printable(messageSummary(entry.message))}\n`);
         });
       }),
   );
@@ -98,7 +99,7 @@ export function registerSessionsCommand(program: Command, output: CliOutput): vo
       await workspace.store.sessions.rename(id, title);
       const session = await requireSession(workspace.store.sessions, id);
       if (options.json === true) return printJson(output, session);
-      output.out(`renamed ${id}: ${session.title}\n`);
+      output.out(`renamed ${printable(id)}: ${printable(session.title)}\n`);
     }),
   );
 
@@ -121,7 +122,7 @@ export function registerSessionsCommand(program: Command, output: CliOutput): vo
         ...(options.title === undefined ? {} : { title: options.title }),
       });
       if (options.json === true) return printJson(output, fork);
-      output.out(`${fork.id}\n`);
+      output.out(`${printable(fork.id)}\n`);
     }),
   );
 
@@ -131,7 +132,7 @@ export function registerSessionsCommand(program: Command, output: CliOutput): vo
         await requireSession(workspace.store.sessions, id);
         await workspace.store.sessions.delete(id);
         if (options.json === true) return printJson(output, { deleted: id });
-        output.out(`deleted ${id}\n`);
+        output.out(`deleted ${printable(id)}\n`);
       }),
   );
 
@@ -146,7 +147,8 @@ export function registerSessionsCommand(program: Command, output: CliOutput): vo
       const hits = await workspace.store.sessions.search(query, { limit: options.limit ?? 20 });
       if (options.json === true) return printJson(output, hits);
       if (hits.length === 0) output.out('no matches\n');
-      for (const hit of hits) output.out(`${hit.sessionId} #${hit.seq} ${hit.role}: ${hit.snippet}\n`);
+      for (const hit of hits)
+        output.out(`${printable(hit.sessionId)} #${hit.seq} ${hit.role}: ${printable(hit.snippet)}\n`);
     }),
   );
 
@@ -178,7 +180,7 @@ export function registerSessionsCommand(program: Command, output: CliOutput): vo
         ...(options.id === undefined ? {} : { id: options.id }),
       });
       if (options.json === true) return printJson(output, session);
-      output.out(`${session.id}\n`);
+      output.out(`${printable(session.id)}\n`);
     }),
   );
 }
