@@ -168,6 +168,7 @@ describe('boxagnts sessions', () => {
         { message: { role: 'user', content: 'zebra \u001b[2J\u001b[31m red\nsecond line\r overwrite' } },
       ]);
       await opened.close();
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for control characters (newline allowed).
       const control = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
       for (const args of [['list'], ['show', 'evil'], ['search', 'zebra'], ['rename', 'evil', 'new \u001b[2J name']]) {
         const result = await cli(['sessions', ...args, '--dir', dir]);

@@ -1,4 +1,5 @@
 /** C0 and C1 control characters and DEL: what a terminal may read as a command (escape sequences, bells). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /**
