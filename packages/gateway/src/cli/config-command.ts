@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { isConfigError, type JsonValue, loadConfig, workspacePaths } from '@boxagnts/workspace';
 import type { Command } from 'commander';
 import { type CliOutput, type CommonOptions, printJson, withWorkspace } from './cli-workspace.js';
+import { withConfigLock } from './config-lock.js';
 import { parseConfigPath, valueAtPath } from './config-path.js';
 import { refuseSecretValue } from './config-secret-guard.js';
 import { EXIT_CODES } from './exit-codes.js';
@@ -54,7 +55,7 @@ export function registerConfigCommand(program: Command, output: CliOutput): void
           if (secret !== undefined) stored.push(secret.reveal());
         }
         refuseSecretValue(segments, value, stored, workspace.paths.secrets);
-        const resolved = await workspace.setConfigValue(segments, value);
+        const resolved = await withConfigLock(workspace.paths.state, () => workspace.setConfigValue(segments, value));
         const now = valueAtPath(resolved, segments, path);
         if (options.json === true) return printJson(output, { path, value: now });
         output.out(`${path} = ${JSON.stringify(now)}\n`);

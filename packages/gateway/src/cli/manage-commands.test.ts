@@ -312,6 +312,40 @@ describe('boxagnts config', () => {
   );
 
   it(
+    'applies every one of eight concurrent config sets, and takes over a lock left by a dead process',
+    async () => {
+      const dir = await workspace();
+      const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+      const results = await Promise.all(
+        names.map((name) =>
+          cli([
+            'config',
+            'set',
+            `agents.${name}`,
+            `{"description":"agent ${name}","access":"read-only"}`,
+            '--dir',
+            dir,
+          ]),
+        ),
+      );
+      for (const result of results) expect(result.stderr).toBe('');
+      const agents = JSON.parse((await cli(['config', 'get', 'agents', '--dir', dir, '--json'])).stdout) as Record<
+        string,
+        { description?: string }
+      >;
+      for (const name of names) expect(agents[name]?.description).toBe(`agent ${name}`);
+      const gone = spawn(process.execPath, ['-e', '']);
+      await new Promise((resolve) => gone.once('close', resolve));
+      await writeFile(join(dir, '.boxagnts', 'config.lock'), String(gone.pid));
+      const after = await cli(['config', 'set', 'model', 'openai/gpt-5', '--dir', dir]);
+      expect(after.stderr).toBe('');
+      expect(after.code).toBe(0);
+      await expect(readFile(join(dir, '.boxagnts', 'config.lock'), 'utf8')).rejects.toThrow();
+    },
+    MANY_PROCESSES,
+  );
+
+  it(
     'refuses a raw key without printing it or writing it, with a hint to use the secrets file',
     async () => {
       const dir = await workspace();
