@@ -38,6 +38,7 @@ function countReport(path) {
   return {
     passed: number(report.numPassedTests),
     failed: number(report.numFailedTests) + brokenSuites,
+    // vitest's JSON report names skipped tests `pending` and `it.todo` ones `todo`: both count as skipped.
     skipped: number(report.numPendingTests) + number(report.numTodoTests),
   };
 }

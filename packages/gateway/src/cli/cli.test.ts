@@ -1,50 +1,14 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { type MockServer, startMockServer } from '@boxagnts/testkit';
 import { openWorkspace } from '@boxagnts/workspace';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupsAfterEach, runBin } from '../test/run-bin.js';
 import { CANARY_KEY } from '../test/test-workspace.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the real `boxagnts` entry (its TypeScript source under tsx) as a child process. */
-function cli(
-  args: string[],
-  options: { onStdout?: (text: string, child: ReturnType<typeof spawn>) => void } = {},
-): Promise<CliResult> {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@boxagnts/source', '--import', 'tsx', join(here, 'main.ts'), ...args],
-    {
-      cwd: join(here, '..', '..'),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ANTHROPIC_API_KEY: '' },
-    },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    options.onStdout?.(stdout, child);
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
-}
+const cleanups = cleanupsAfterEach();
+const cli = runBin;
 
 async function workspaceWithMock(script: object): Promise<{ dir: string; mock: MockServer }> {
   const dir = await mkdtemp(join(tmpdir(), 'boxagnts-cli-'));

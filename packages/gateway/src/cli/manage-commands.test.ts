@@ -1,23 +1,14 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { openWorkspace } from '@boxagnts/workspace';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { type BinResult, cleanupsAfterEach, runBin } from '../test/run-bin.js';
 import { CANARY_KEY } from '../test/test-workspace.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+const cleanups = cleanupsAfterEach();
+const cli = runBin;
 
 /** Each case starts several real bins (about a second each under tsx): a generous per-test limit. */
 const MANY_PROCESSES = 180_000;
@@ -25,30 +16,8 @@ const MANY_PROCESSES = 180_000;
 /** A second canary, given through the environment only. */
 const ENV_CANARY = 'sk-envcanary-0a1b2c3d4e5f60718293';
 
-/** Runs the real `boxagnts` entry (its TypeScript source under tsx) as a child process. */
-function cli(
-  args: string[],
-  options: { env?: Record<string, string>; closeStdout?: boolean } = {},
-): Promise<CliResult> {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@boxagnts/source', '--import', 'tsx', join(here, 'main.ts'), ...args],
-    {
-      cwd: join(here, '..', '..'),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', ...options.env },
-    },
-  );
-  let stdout = '';
-  let stderr = '';
-  if (options.closeStdout === true) child.stdout.destroy();
-  else child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
-}
-
 /** A failure as users should see it: exit 1, one clear line on stderr, no stack trace. */
-function expectCleanFailure(result: CliResult, message: string | RegExp): void {
+function expectCleanFailure(result: BinResult, message: string | RegExp): void {
   expect(result.code).toBe(1);
   expect(result.stderr).toMatch(message);
   expect(result.stderr).not.toMatch(/\n\s+at /);

@@ -4,8 +4,9 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /**
  * Text from a store or file made safe to print on one terminal line: every control character
- * (escape sequences, carriage returns, newlines, bells) is written as its `\uXXXX` escape, so a
- * hostile session title or message cannot move the cursor, clear the screen or retitle the window.
+ * (escape sequences, carriage returns, newlines, bells) is written as its four-hex-digit `\u`
+ * escape (`\u001b` for ESC), so a hostile session title or message cannot move the cursor, clear
+ * the screen or retitle the window.
  *
  * @example
  * printable('a\u001b[2Jb'); // 'a\\u001b[2Jb'
