@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { AdapterSettings } from '../../shared/adapter-settings.js';
 import { decodeSseStream } from '../../shared/decode-sse-stream.js';
 import { assembleMessage } from '../../shared/message-assembler.js';
@@ -110,12 +110,15 @@ export function createAnthropicMessagesProvider(settings: AnthropicMessagesSetti
   }
 
   /** The SDK client (non-streamed calls and paginated model lists) and the headers for one call. */
-  function connect(callHeaders: Record<string, string> | undefined) {
+  async function connect(callHeaders: Record<string, string> | undefined) {
     const { apiKey, headers, secrets } = credentials(callHeaders);
     const clientKey = apiKey ?? '';
     if (cached?.key !== clientKey) {
+      // Loaded on first use: the SDK costs more CPU to import than the rest of this package, and
+      // streams (the common path) never need it.
+      const { default: AnthropicClient } = await import('@anthropic-ai/sdk');
       // The key also goes in the headers below; `authToken` only keeps the SDK from looking for credentials.
-      const client = new Anthropic({
+      const client = new AnthropicClient({
         baseURL,
         authToken: apiKey ?? 'no-key',
         maxRetries: 0,
@@ -194,7 +197,7 @@ export function createAnthropicMessagesProvider(settings: AnthropicMessagesSetti
     createMessage(request, options = {}) {
       return withRetries(
         async (_attempt, signal) => {
-          const { client, headers, secrets } = connect(options.headers);
+          const { client, headers, secrets } = await connect(options.headers);
           const context = errorContext(messagesUrl, signal, secrets);
           let json: unknown;
           try {
@@ -222,7 +225,7 @@ export function createAnthropicMessagesProvider(settings: AnthropicMessagesSetti
     listModels(options = {}) {
       return withRetries(
         async (_attempt, signal) => {
-          const { client, headers, secrets } = connect(options.headers);
+          const { client, headers, secrets } = await connect(options.headers);
           const models: ModelInfo[] = [];
           try {
             // @see https://docs.claude.com/en/api/models-list (paginated; the SDK follows `last_id`)

@@ -1,5 +1,3 @@
-import { Sha256 } from '@aws-crypto/sha256-js';
-import { SignatureV4 } from '@smithy/signature-v4';
 import { createLlmError } from '../../spec/create-llm-error.js';
 import type { LlmError } from '../../spec/llm-error.js';
 import { AuthenticationError, MissingApiKeyError } from '../../spec/llm-error-classes.js';
@@ -170,6 +168,11 @@ export async function signBedrockRequest(
   region: string,
   signingDate: Date = new Date(),
 ): Promise<Record<string, string>> {
+  // Loaded on first use (cached by the module system): most apps never sign a Bedrock request.
+  const [{ SignatureV4 }, { Sha256 }] = await Promise.all([
+    import('@smithy/signature-v4'),
+    import('@aws-crypto/sha256-js'),
+  ]);
   const signer = new SignatureV4({ service: 'bedrock', region, credentials, sha256: Sha256 });
   const query: Record<string, string> = {};
   for (const [name, value] of request.url.searchParams) query[name] = value;
