@@ -18,6 +18,7 @@ export {
   type PermissionModeName,
   type ProviderConfig,
   type ResolvedConfig,
+  type SitesSettings,
   type StoreLocation,
 } from './config/config-defaults.js';
 export { ConfigError, type ConfigErrorOptions, type ConfigErrorReason, isConfigError } from './config/config-error.js';
@@ -38,6 +39,17 @@ export { type KeySources, resolveKeyReference } from './config/resolve-key-refer
 export { isSecret, mask, Secret } from './config/secret.js';
 export { SecretStore, type SecretStoreOptions } from './config/secret-store.js';
 export { type JsonValue, setConfigValue, type UpdateConfigOptions, updateConfig } from './config/update-config.js';
+export {
+  checkSiteUser,
+  hashSiteCredentials,
+  parseSiteCredentials,
+  type SiteCredentials,
+  siteAuthSecretName,
+  verifySiteCredentials,
+} from './sites/site-auth.js';
+export { checkSiteName, isSiteName, SITE_NAME_PATTERN } from './sites/site-name.js';
+export { createSiteStore, type SiteRecord, type SiteStore } from './sites/site-store.js';
+export { type SiteInfo, type WorkspaceSites, workspaceSites } from './sites/workspace-sites.js';
 export { LATEST_SCHEMA_VERSION } from './store/migrate.js';
 export { type OpenStoreOptions, openStore } from './store/open-store.js';
 export type { PostgresBackendOptions } from './store/postgres-backend.js';

@@ -27,6 +27,21 @@ export type PermissionModeName = (typeof PERMISSION_MODES)[number];
 /** Where the store lives, with the sqlite path made absolute. */
 export type StoreLocation = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string | KeyReference };
 
+/** `gateway.sites` with defaults: where the static sites are served from and on which origin. */
+export interface SitesSettings {
+  enabled: boolean;
+  /** The address the sites listener binds. */
+  host: string;
+  /** Its port; undefined means one above the API port (any free one when that is 0). */
+  port: number | undefined;
+  /** Site `<name>` is served at `<name>.<domain>`. */
+  domain: string;
+  /** The absolute folder holding one sub-folder per site. */
+  folder: string;
+  /** Sites with the single-page-app fallback to `index.html`. */
+  spa: readonly string[];
+}
+
 /** The configuration with every default filled in and every path absolute. */
 export interface ResolvedConfig {
   /** The file it came from. */
@@ -45,7 +60,13 @@ export interface ResolvedConfig {
   skills: { folders: readonly string[] };
   hooks: { beforeTool: NonNullable<HooksConfig['beforeTool']>; afterTool: NonNullable<HooksConfig['afterTool']> };
   outputStyle: string;
-  gateway: { host: string; port: number; tokens: Readonly<Record<string, KeyReference>>; telemetry: boolean };
+  gateway: {
+    host: string;
+    port: number;
+    tokens: Readonly<Record<string, KeyReference>>;
+    telemetry: boolean;
+    sites: SitesSettings;
+  };
   cron: { enabled: boolean; timezone: string; timeoutMs: number };
   store: StoreLocation;
 }
@@ -62,6 +83,8 @@ export const CONFIG_DEFAULTS = {
   outputStyle: 'default',
   gatewayHost: '127.0.0.1',
   gatewayPort: 7433,
+  sitesDomain: 'localhost',
+  sitesFolder: 'root/sites',
   cronEnabled: true,
   cronTimezone: 'UTC',
   cronTimeoutMs: 600_000,
@@ -111,6 +134,14 @@ export function applyConfigDefaults(config: BoxagntsConfig, file: string, baseDi
       port: config.gateway?.port ?? CONFIG_DEFAULTS.gatewayPort,
       tokens: config.gateway?.tokens ?? {},
       telemetry: config.gateway?.telemetry ?? false,
+      sites: {
+        enabled: config.gateway?.sites?.enabled ?? true,
+        host: config.gateway?.sites?.host ?? config.gateway?.host ?? CONFIG_DEFAULTS.gatewayHost,
+        port: config.gateway?.sites?.port,
+        domain: config.gateway?.sites?.domain ?? CONFIG_DEFAULTS.sitesDomain,
+        folder: absolute(baseDir, config.gateway?.sites?.folder ?? CONFIG_DEFAULTS.sitesFolder),
+        spa: config.gateway?.sites?.spa ?? [],
+      },
     },
     cron: {
       enabled: config.cron?.enabled ?? CONFIG_DEFAULTS.cronEnabled,

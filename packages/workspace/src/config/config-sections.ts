@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SITE_NAME_PATTERN } from '../sites/site-name.js';
 import { keyReferenceSchema } from './key-reference.js';
 
 // The schemas of the config file's sections. Strict: users write these, so an unknown key is an error.
@@ -186,6 +187,33 @@ export const gatewaySchema = z.strictObject({
    * the globally registered OpenTelemetry SDK. Off by default.
    */
   telemetry: z.boolean().optional(),
+  /** Static sites, served on an origin of their own (a second listener), one host name per site. */
+  sites: z
+    .strictObject({
+      /** Start the sites listener with the gateway; default true. */
+      enabled: z.boolean().optional(),
+      /** The address it binds; default `gateway.host`. */
+      host: z.string().trim().min(1).optional(),
+      /** Its port; default one above `gateway.port` (7434), any free one when the API port is 0. */
+      port: z.number().int().min(0).max(65_535, 'must be a TCP port (0-65535)').optional(),
+      /** Site `<name>` answers at `http://<name>.<domain>:<port>/`; default `localhost`. */
+      domain: z
+        .string()
+        .trim()
+        .toLowerCase()
+        .regex(
+          /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/,
+          'must be a host name such as "localhost" or "sites.example.com"',
+        )
+        .optional(),
+      /** The folder holding one sub-folder per site, relative to the workspace; default `root/sites`. */
+      folder: z.string().trim().min(1).optional(),
+      /** Sites whose unknown paths answer with their `index.html` (single-page apps). */
+      spa: z
+        .array(z.string().regex(SITE_NAME_PATTERN, 'site names are DNS labels: lowercase letters, digits and "-"'))
+        .optional(),
+    })
+    .optional(),
 });
 
 function isTimeZone(value: string): boolean {

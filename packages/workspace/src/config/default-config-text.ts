@@ -63,6 +63,8 @@ export const DEFAULT_CONFIG_TEXT = `// BoxAgnts workspace configuration: JSON wi
     "host": "127.0.0.1",
     "port": 7433
     // "tokens": { "ci": { "secret": "gateway-ci" } }
+    // Static sites agents write to root/sites/<name>/, each served at http://<name>.localhost:7434/:
+    // "sites": { "port": 7434, "domain": "localhost", "spa": ["my-app"] }
   },
 
   "cron": { "enabled": true, "timezone": "UTC", "timeoutMs": 600000 },

@@ -34,7 +34,20 @@ describe('parseConfigText', () => {
     });
     expect(config.permissions).toEqual({ mode: 'default', allow: [], ask: [], deny: [] });
     expect(config.skills.folders).toEqual(['/ws/skills']);
-    expect(config.gateway).toEqual({ host: '127.0.0.1', port: 7433, tokens: {}, telemetry: false });
+    expect(config.gateway).toEqual({
+      host: '127.0.0.1',
+      port: 7433,
+      tokens: {},
+      telemetry: false,
+      sites: {
+        enabled: true,
+        host: '127.0.0.1',
+        port: undefined,
+        domain: 'localhost',
+        folder: '/ws/root/sites',
+        spa: [],
+      },
+    });
     expect(config.cron).toEqual({ enabled: true, timezone: 'UTC', timeoutMs: 600_000 });
     expect(config.store).toEqual({ kind: 'sqlite', path: '/ws/.boxagnts/workspace.db' });
     expect(config.defaultAgent).toBe('build');
@@ -88,6 +101,14 @@ describe('parseConfigText', () => {
       port: 9000,
       tokens: { ci: { secret: 'gateway-ci' } },
       telemetry: true,
+      sites: {
+        enabled: true,
+        host: '127.0.0.1',
+        port: undefined,
+        domain: 'localhost',
+        folder: '/ws/root/sites',
+        spa: [],
+      },
     });
     expect(config.cron.timezone).toBe('Europe/Berlin');
     expect(config.store).toEqual({ kind: 'postgres', url: { env: 'DATABASE_URL' } });

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { createCronStore } from '../cron/cron-store.js';
+import { createSiteStore } from '../sites/site-store.js';
 import { migrateStore } from './migrate.js';
 import { openPostgresBackend, type PostgresBackendOptions } from './postgres-backend.js';
 import { createWorkspaceSessionStore } from './session-store.js';
@@ -107,6 +109,7 @@ export async function openStore(config: StoreConfig, options: OpenStoreOptions =
     kind: backend.kind,
     sessions: createWorkspaceSessionStore(backend, (record) => usage.record(record), maxMessageBytes),
     usage,
+    sites: createSiteStore(backend),
     async schemaVersion() {
       try {
         const row = await backend.database

@@ -1,5 +1,7 @@
 import type { Message, Usage } from '@boxagnts/api';
 import type { ChildSessionInfo, ModelCallPurpose, ModelCallRecord, SessionEntry, SessionStore } from '@boxagnts/query';
+import type { SiteStore } from '../sites/site-store.js';
+import type { CronStore } from '../cron/cron-types.js';
 import type { SessionKind } from './store-database.js';
 
 export type { SessionKind };
@@ -111,6 +113,8 @@ export interface WorkspaceStore {
   readonly kind: 'sqlite' | 'postgres';
   sessions: WorkspaceSessionStore;
   usage: UsageStore;
+  /** The `sites` table (metadata of the folders the gateway serves; see `workspaceSites`). */
+  sites: SiteStore;
   /** Schema version after migrations. */
   schemaVersion(): Promise<number>;
   close(): Promise<void>;
