@@ -163,7 +163,9 @@ describe('component runtime: function and command tools', () => {
     await copyFile(command.path, join(dir, 'lonely.wasm'));
     const error = await runtime.loadCommandTool(join(dir, 'lonely.wasm')).catch((caught: unknown) => caught);
     expect(isComponentRuntimeError(error)).toBe(true);
-    expect((error as Error).message).toContain('put lonely.wasm.json or lonely.json beside it');
+    expect((error as Error).message).toContain(
+      `Write its manifest to ${join(dir, 'lonely.json')} (or lonely.wasm.json)`,
+    );
   });
 });
 

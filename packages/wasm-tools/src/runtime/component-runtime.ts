@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { AnyTool, ToolContext, ToolPermission, ToolResult } from '@boxagnts/tools';
 import { DEFAULT_PROTECTED_PATHS, DEFAULT_SECRET_PATHS } from '../policy/protected-paths.js';
+import { knownBoxAgntsManifest, missingManifestMessage } from './boxagnts-tools.js';
 import { defaultCacheDir } from './cache-dir.js';
 import { type CommandManifest, parseCommandManifest, readCommandManifest } from './command-manifest.js';
 import { ComponentRuntimeError } from './component-runtime-error.js';
@@ -14,7 +15,13 @@ import { canonicalRoot, RootLock } from './root-lock.js';
 import { createRuntimeTool } from './runtime-tool.js';
 import { type FunctionToolDescriptor, parseDescriptors } from './tool-descriptor.js';
 import { loadToolsFolder } from './tools-folder.js';
-import { ensureTranspiled, hashBytes, type TranspiledComponent } from './transpile-cache.js';
+import {
+  type ComponentKind,
+  componentKind,
+  ensureTranspiled,
+  hashBytes,
+  type TranspiledComponent,
+} from './transpile-cache.js';
 import { WorkerPool } from './worker-pool.js';
 import type { GuestPathPolicy, WorkerJob, WorkerOutcome } from './worker-protocol.js';
 
@@ -86,6 +93,11 @@ export interface PreparedComponent {
   readonly entry: string;
   /** The path or name it was loaded from, for messages. */
   readonly name: string;
+  /** What it exports: a function tool, a command, an HTTP handler, or none of these. */
+  readonly kind: ComponentKind;
+  /** The interfaces it exports and imports, without versions. */
+  readonly exports: readonly string[];
+  readonly imports: readonly string[];
 }
 
 /** A low-level call: one job on the pool, with the capabilities spelled out. */
@@ -201,7 +213,15 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
       pending.catch(() => prepared.delete(hash));
     }
     const component = await pending;
-    return { hash: component.hash, dir: component.dir, entry: component.entry, name };
+    return {
+      hash: component.hash,
+      dir: component.dir,
+      entry: component.entry,
+      name,
+      kind: componentKind(component.exports),
+      exports: component.exports,
+      imports: component.imports,
+    };
   }
 
   function isPrepared(component: ComponentSource | PreparedComponent): component is PreparedComponent {
@@ -297,6 +317,7 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
     loadOptions: LoadFunctionComponentOptions = {},
   ): Promise<AnyTool[]> {
     const component = await prepare(source);
+    if (component.kind !== 'function') throw notAFunctionComponent(component);
     pool.preload({ hash: component.hash, dir: component.dir, entry: component.entry });
     const descriptors = await describe(component);
     const timeoutMs = callTimeout(loadOptions.timeoutMs);
@@ -334,16 +355,21 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
   ): Promise<AnyTool> {
     const manifest: CommandManifest | undefined =
       manifestValue === undefined
-        ? await readCommandManifest(wasmPath)
+        ? ((await readCommandManifest(wasmPath)) ?? knownBoxAgntsManifest(wasmPath))
         : parseCommandManifest(manifestValue, `the manifest given for ${basename(wasmPath)}`);
-    if (manifest === undefined) {
+    const component = await prepare({ path: wasmPath });
+    if (component.kind !== 'command') {
       throw new ComponentRuntimeError(
-        'invalid-manifest',
-        `${wasmPath} has no manifest: put ${basename(wasmPath)}.json or ${basename(wasmPath, '.wasm')}.json beside it.`,
+        'invalid-component',
+        component.kind === 'function'
+          ? `${wasmPath} is a function component (it exports boxagnts:tool/tool), not a command: load it with loadFunctionComponent, without a manifest.`
+          : `${wasmPath} does not export wasi:cli/run${component.kind === 'http' ? ' (it serves HTTP: mount it with createComponentHttpHandler)' : ''}, so it cannot run as a command tool.`,
         { file: wasmPath },
       );
     }
-    const component = await prepare({ path: wasmPath });
+    if (manifest === undefined) {
+      throw new ComponentRuntimeError('invalid-manifest', missingManifestMessage(wasmPath), { file: wasmPath });
+    }
     pool.preload({ hash: component.hash, dir: component.dir, entry: component.entry });
     const permission: ToolPermission = manifest.permission;
     const policy = guestPolicy(commandOptions);
@@ -374,6 +400,7 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
     loadCommandTool,
     loadToolsFolder: (dir, folderOptions = {}) =>
       loadToolsFolder(dir, {
+        kindOf: async (path) => (await prepare({ path })).kind,
         loadFunctionComponent: (source) => loadFunctionComponent(source, folderOptions),
         loadCommandTool: (wasmPath) => loadCommandTool(wasmPath, undefined, folderOptions),
       }),
@@ -382,6 +409,19 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
     stats: () => ({ ...stats, workersSpawned: pool.spawned }),
     close: async () => pool.close(),
   };
+}
+
+/** The error for loading a component that has no `boxagnts:tool/tool` export as a function component. */
+function notAFunctionComponent(component: PreparedComponent): ComponentRuntimeError {
+  const message =
+    component.kind === 'command'
+      ? missingManifestMessage(component.name)
+      : component.kind === 'http'
+        ? `${component.name} serves HTTP (it exports wasi:http/incoming-handler), it is not a tool: mount it with createComponentHttpHandler.`
+        : `${component.name} exports neither boxagnts:tool/tool (a function tool) nor wasi:cli/run (a command tool); it exports ${component.exports.join(', ') || 'nothing'}.`;
+  return new ComponentRuntimeError(component.kind === 'command' ? 'invalid-manifest' : 'invalid-component', message, {
+    file: component.name,
+  });
 }
 
 let shared: ComponentRuntime | undefined;

@@ -83,3 +83,43 @@ describe('commandOutputToResult', () => {
     expect(commandOutputToResult({ stdout: 'fine', stderr: '', status: 'exit', exitCode: 0 }).isError).toBeUndefined();
   });
 });
+
+describe('commandOutputToResult with BoxAgnts debug notation', () => {
+  it('reads a refusal printed as Rust debug notation as an error result', () => {
+    const result = commandOutputToResult({
+      stdout: 'Object {"content": String("File not found: ../outside.txt"), "is_error": Bool(true)}\n',
+      stderr: '',
+      status: 'ok',
+    });
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toBe('File not found: ../outside.txt');
+  });
+
+  it('reads a success with metadata, escapes and non-ASCII text', () => {
+    const result = commandOutputToResult({
+      stdout:
+        'Object {"content": String("1\\tport = \\"8000\\"\\n2\\tnom = «café» \\u{1f600}"), "is_error": Bool(false), "metadata": Object {"file_path": String("config.toml"), "replacements": Number(1), "tags": Array [Null, Bool(true)]}}',
+      stderr: '',
+      status: 'ok',
+    });
+    expect(result.isError ?? false).toBe(false);
+    expect(resultText(result)).toBe('1\tport = "8000"\n2\tnom = «café» 😀');
+    expect(result.metadata).toEqual({ file_path: 'config.toml', replacements: 1, tags: [null, true] });
+  });
+
+  it('honours is_error in JSON output too', () => {
+    const result = commandOutputToResult({
+      stdout: '{"content": "denied", "is_error": true}',
+      stderr: '',
+      status: 'ok',
+    });
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toBe('denied');
+  });
+
+  it('keeps text that only looks like debug notation as plain text', () => {
+    const result = commandOutputToResult({ stdout: 'Object {"content": String("cut', stderr: '', status: 'ok' });
+    expect(result.isError ?? false).toBe(false);
+    expect(resultText(result)).toBe('Object {"content": String("cut');
+  });
+});

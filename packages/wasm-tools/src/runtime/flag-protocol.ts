@@ -1,5 +1,6 @@
 import type { ToolResult } from '@boxagnts/tools';
 import { errorResult, textResult } from '@boxagnts/tools';
+import { parseRustDebugValue } from './rust-debug-value.js';
 
 /**
  * The BoxAgnts command-tool protocol, input side: JSON input becomes argv, so command tools built
@@ -37,28 +38,48 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The protocol's output side: stdout is JSON `{content, is_error | error, metadata}` or plain
- * text; a non-empty stderr, an `err` from `run` or a non-zero exit makes the result an error.
+ * stdout as a value: JSON when it starts with `{`, Rust debug notation of a JSON value (what
+ * BoxAgnts' own components print: `Object {"content": String(..), "is_error": Bool(true)}`) when
+ * it starts with one of its variant names; undefined for anything else (plain text).
+ */
+function parseStructuredStdout(stdout: string): { value: unknown } | undefined {
+  if (stdout.startsWith('{')) {
+    try {
+      return { value: JSON.parse(stdout) };
+    } catch {
+      return undefined;
+    }
+  }
+  if (/^(?:Object|Array|String|Number|Bool|Null)\b/.test(stdout)) {
+    const parsed = parseRustDebugValue(stdout);
+    return parsed.ok ? { value: parsed.value } : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The protocol's output side: stdout is JSON `{content, is_error | error, metadata}`, the same
+ * object in Rust debug notation, or plain text; `is_error: true` or a truthy `error` makes the
+ * result an error (a refusal reaches the model as one), as do a non-empty stderr, an `err` from
+ * `run` and a non-zero exit.
  */
 export function commandOutputToResult(report: CommandRunReport): ToolResult {
   const stdout = report.stdout.trim();
   let text = stdout;
   let isError = false;
   let metadata: Record<string, unknown> | undefined;
-  if (stdout.startsWith('{')) {
-    try {
-      const parsed: unknown = JSON.parse(stdout);
-      if (isRecord(parsed) && ('content' in parsed || 'error' in parsed || 'is_error' in parsed)) {
-        const content = parsed.content;
-        text = typeof content === 'string' ? content : content === undefined ? '' : JSON.stringify(content);
-        const error = parsed.error;
-        if (typeof error === 'string' && error !== '') text = text === '' ? error : `${text}\n${error}`;
-        isError = parsed.is_error === true || (error !== undefined && error !== null && error !== false);
-        if (isRecord(parsed.metadata)) metadata = parsed.metadata;
-      }
-    } catch {
-      // Not JSON after all: plain text.
-    }
+  const structured = parseStructuredStdout(stdout);
+  const parsed = structured?.value;
+  if (isRecord(parsed) && ('content' in parsed || 'error' in parsed || 'is_error' in parsed)) {
+    const content = parsed.content;
+    text = typeof content === 'string' ? content : content === undefined ? '' : JSON.stringify(content);
+    const error = parsed.error;
+    if (typeof error === 'string' && error !== '') text = text === '' ? error : `${text}\n${error}`;
+    isError = parsed.is_error === true || (error !== undefined && error !== null && error !== false);
+    if (isRecord(parsed.metadata)) metadata = parsed.metadata;
+  } else if (structured !== undefined && !stdout.startsWith('{')) {
+    // Debug notation of something else: its value as text.
+    text = typeof parsed === 'string' ? parsed : JSON.stringify(parsed);
   }
   const stderr = report.stderr.trim();
   const failed = report.status === 'err' || (report.status === 'exit' && report.exitCode !== 0);

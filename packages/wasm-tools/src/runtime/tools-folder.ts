@@ -1,17 +1,23 @@
 import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { AnyTool } from '@boxagnts/tools';
+import { knownBoxAgntsManifest } from './boxagnts-tools.js';
 import { manifestCandidates } from './command-manifest.js';
+import type { ComponentKind } from './transpile-cache.js';
 
 /** The loaders a tools folder uses (the runtime's own). */
 export interface ToolsFolderLoaders {
+  /** What a component exports (transpiling it, or reading the cache). */
+  kindOf(path: string): Promise<ComponentKind>;
   loadFunctionComponent(source: { path: string }): Promise<AnyTool[]>;
   loadCommandTool(wasmPath: string): Promise<AnyTool>;
 }
 
 /**
  * Loads every `*.wasm` in `dir` (not recursive, sorted by name): a `.wasm` with a manifest beside
- * it (`tool.wasm.json` or `tool.json`) is a command tool, any other `.wasm` a function component.
+ * it (`tool.wasm.json` or `tool.json`) is a command tool; without one, a function component is
+ * loaded through its `describe()`, one of BoxAgnts' own command components by its file name, and
+ * any other command component is a warning that shows the manifest to write.
  * A component that fails to load, and a tool name seen twice, become warnings naming the file;
  * a missing folder gives no tools and no warnings.
  */
@@ -34,9 +40,9 @@ export async function loadToolsFolder(
     const path = join(dir, name);
     const hasManifest = manifestCandidates(path).some((candidate) => all.has(basename(candidate)));
     try {
-      const loaded = hasManifest
-        ? [await loaders.loadCommandTool(path)]
-        : await loaders.loadFunctionComponent({ path });
+      const asCommand =
+        hasManifest || knownBoxAgntsManifest(path) !== undefined || (await loaders.kindOf(path)) !== 'function';
+      const loaded = asCommand ? [await loaders.loadCommandTool(path)] : await loaders.loadFunctionComponent({ path });
       for (const tool of loaded) {
         const previous = seen.get(tool.name);
         if (previous !== undefined) {
@@ -47,7 +53,8 @@ export async function loadToolsFolder(
         tools.push(tool);
       }
     } catch (error) {
-      warnings.push(`${path}: ${(error as Error).message}`);
+      const message = (error as Error).message;
+      warnings.push(message.startsWith(path) ? message : `${path}: ${message}`);
     }
   }
   return { tools, warnings };

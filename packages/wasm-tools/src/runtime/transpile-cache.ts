@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
-import { access } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { transpileBytes } from '@bytecodealliance/jco-transpile';
 import { writeDirectoryAtomic } from './cache-dir.js';
 import { ComponentRuntimeError } from './component-runtime-error.js';
 
 /** Baked into the cache key: another transpiler or other options must not reuse old output. */
-const TRANSPILER_KEY = 'jco-transpile@0.15.0+async+v1';
+const TRANSPILER_KEY = 'jco-transpile@0.15.0+async+v2';
 const ENTRY = 'component.js';
+/** What the component imports and exports (interface names without versions), beside the glue. */
+const INTERFACE = 'interface.json';
 
 /** A component transpiled to JS + core modules on disk, ready for a worker to import. */
 export interface TranspiledComponent {
@@ -19,6 +21,29 @@ export interface TranspiledComponent {
   entry: string;
   /** Whether the folder was already there (no transpile ran). */
   cacheHit: boolean;
+  /** The interfaces the component exports, without versions (`wasi:cli/run`, `boxagnts:tool/tool`). */
+  exports: readonly string[];
+  /** The interfaces it imports, without versions (`wasi:http/outgoing-handler`, `wasi:config/store`). */
+  imports: readonly string[];
+}
+
+/** The kind of component, from what it exports. */
+export type ComponentKind = 'function' | 'command' | 'http' | 'unknown';
+
+/** A function tool (`boxagnts:tool/tool`), a command (`wasi:cli/run`), an HTTP handler, or none of these. */
+export function componentKind(exports: readonly string[]): ComponentKind {
+  if (exports.includes('boxagnts:tool/tool')) return 'function';
+  if (exports.includes('wasi:cli/run')) return 'command';
+  if (exports.includes('wasi:http/incoming-handler')) return 'http';
+  return 'unknown';
+}
+
+const withoutVersion = (name: string) => name.replace(/@[^@/]*$/, '');
+
+/** Interface names of jco's `exports` list (it lists `run` and `wasi:cli/run@0.2.3`): the qualified ones only. */
+function interfaceNames(list: ReadonlyArray<readonly [string, string]> | readonly string[]): string[] {
+  const names = list.map((item) => (typeof item === 'string' ? item : item[0]));
+  return [...new Set(names.filter((name) => name.includes(':')).map(withoutVersion))].sort();
 }
 
 /** sha256 hex of some bytes. */
@@ -42,18 +67,21 @@ export async function ensureTranspiled(
   const hash = knownHash ?? hashBytes(bytes);
   const dir = join(cacheDir, 'transpiled', createHash('sha256').update(TRANSPILER_KEY).update(hash).digest('hex'));
   try {
-    await access(join(dir, ENTRY));
-    return { hash, dir, entry: ENTRY, cacheHit: true };
+    const known = JSON.parse(await readFile(join(dir, INTERFACE), 'utf8')) as { exports: string[]; imports: string[] };
+    return { hash, dir, entry: ENTRY, cacheHit: true, exports: known.exports, imports: known.imports };
   } catch {
-    // Not transpiled yet.
+    // Not transpiled yet (the interface file is written with the glue, in one rename).
   }
   let files: Record<string, Uint8Array>;
+  let described: { exports: string[]; imports: string[] };
   try {
-    ({ files } = await transpileBytes(bytes, {
+    const transpiled = await transpileBytes(bytes, {
       name: 'component',
       instantiation: 'async',
       emitTypescriptDeclarations: false,
-    }));
+    });
+    files = transpiled.files;
+    described = { exports: interfaceNames(transpiled.exports), imports: interfaceNames(transpiled.imports) };
   } catch (error) {
     throw new ComponentRuntimeError(
       'invalid-component',
@@ -69,6 +97,7 @@ export async function ensureTranspiled(
   if (kept[ENTRY] === undefined) {
     throw new ComponentRuntimeError('invalid-component', `Transpiling ${name} produced no ${ENTRY}.`, { file: name });
   }
+  kept[INTERFACE] = new TextEncoder().encode(JSON.stringify(described));
   await writeDirectoryAtomic(dir, kept);
-  return { hash, dir, entry: ENTRY, cacheHit: false };
+  return { hash, dir, entry: ENTRY, cacheHit: false, ...described };
 }
