@@ -1,8 +1,13 @@
 #!/usr/bin/env node
 // Fails on import cycles (between packages and between files of one package), on imports of another
 // package's internals (anything but `@boxagnts/<name>`), on relative imports that leave their package,
-// on imports of undeclared workspace packages, and on imports against the layering of ARCHITECTURE.md.
+// on imports against the layering of ARCHITECTURE.md, on imports (static or dynamic) of packages a package
+// does not declare (shipped files: `dependencies`/`peerDependencies`; tests: any of its dependencies or the
+// repository's devDependencies), on runtime dependencies no shipped file imports, and on third-party runtime
+// dependencies without a caret range. A pin or a dependency loaded other than by `import` is allowed only
+// with its reason in the manifest's `"//"` note: `{ "pinned": { "<dep>": "why" }, "unimported": { ... } }`.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,13 +25,13 @@ export const ALLOWED_LAYERS = {
 
 const SOURCE_EXTENSIONS = ['.ts', '.mts', '.tsx', '.js', '.mjs'];
 const IMPORT_PATTERN =
-  /(?:^|[\s;}])(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+  /(?:^|[\s;}])(?:import|export)\s+(?:type\s+)?[\w*{}\s,$]+?\s+from\s*['"]([^'"]+)['"]|(?:^|;)[ \t]*import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
 /** Module specifiers a source text imports (static, re-exports, dynamic with a literal). */
 export function importsOf(text) {
   const withoutComments = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
   const specifiers = [];
-  for (const match of withoutComments.matchAll(IMPORT_PATTERN)) specifiers.push(match[1] ?? match[2]);
+  for (const match of withoutComments.matchAll(IMPORT_PATTERN)) specifiers.push(match[1] ?? match[2] ?? match[3]);
   return specifiers;
 }
 
@@ -55,9 +60,39 @@ function resolveRelative(from, specifier) {
   return candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
 }
 
-// Test files and the helpers only tests import (`*.test.helpers.ts`, `*.test-support.ts`, `src/test/`).
+// Test files and the helpers only tests import (`*.test.ts`, `*.test.helpers.ts`, `*.test-support.ts`,
+// `*.test-suite.ts`, `test-support.ts`, `test-fixtures.ts`, anything under a `test/` folder).
 const isTestFile = (path) =>
-  /\.test(\.helpers|-helpers|-support)?\.[mc]?[tj]sx?$/.test(path) || path.split(sep).includes('test');
+  /\.test([.-][\w-]+)?\.[mc]?[tj]sx?$/.test(path) ||
+  /(^|[\\/])test-(support|fixtures)\.[mc]?[tj]sx?$/.test(path) ||
+  path.split(sep).includes('test');
+
+/** `!dist/...` entries of a manifest's `files` as tests on a path relative to `src/` (`**` = any folders). */
+function unshippedMatchers(manifest) {
+  return (manifest.files ?? [])
+    .filter((entry) => entry.startsWith('!dist/'))
+    .map((entry) => {
+      const pattern = entry
+        .slice('!dist/'.length)
+        .split('/')
+        .map((part) =>
+          part === '**' ? '(?:.+/)?' : `${part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}/`,
+        )
+        .join('');
+      // A pattern names a file or a folder: it matches the path itself or any folder above it.
+      return new RegExp(`^${pattern.replace(/\/$/, '')}(?:/|$)`);
+    });
+}
+
+/** The npm package a bare specifier names (`@scope/name/sub` -> `@scope/name`), or undefined for builtins. */
+export function packageOf(specifier) {
+  if (specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0])) return undefined;
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/** A specifier a package may leave undeclared: relative, absolute, a URL, a builtin, or a bundler virtual id. */
+const isBare = (specifier) => !/^(\.|\/|[a-z]+:)/i.test(specifier) && packageOf(specifier) !== undefined;
 
 /** Strongly connected components with more than one node (or a self-loop): the cycles. */
 export function findCycles(graph) {
@@ -100,6 +135,10 @@ export function findCycles(graph) {
 export function checkRepository(root) {
   const problems = [];
   const packages = [];
+  const rootManifestPath = join(root, 'package.json');
+  const rootDevDeps = existsSync(rootManifestPath)
+    ? Object.keys(JSON.parse(readFileSync(rootManifestPath, 'utf8')).devDependencies ?? {})
+    : [];
   for (const group of ['packages', 'extensions', 'examples']) {
     const groupDir = join(root, group);
     if (!existsSync(groupDir)) continue;
@@ -115,15 +154,38 @@ export function checkRepository(root) {
     const own = pkg.manifest.name;
     const shortName = own.replace(/^@boxagnts\//, '');
     const runtimeDeps = new Set(Object.keys({ ...pkg.manifest.dependencies, ...pkg.manifest.peerDependencies }));
-    const allDeps = new Set([...runtimeDeps, ...Object.keys(pkg.manifest.devDependencies ?? {})]);
+    const allDeps = new Set([...runtimeDeps, ...Object.keys(pkg.manifest.devDependencies ?? {}), ...rootDevDeps]);
     packageGraph.set(own, new Set([...runtimeDeps].filter((dep) => dep.startsWith('@boxagnts/'))));
     const fileGraph = new Map();
+    const note = pkg.manifest['//'] ?? {};
+    const unshipped = unshippedMatchers(pkg.manifest);
+    const usedAtRunTime = new Set();
+    const isShipped = (file) => {
+      const inSrc = relative(join(pkg.dir, 'src'), file).split(sep).join('/');
+      return !isTestFile(file) && !unshipped.some((matcher) => matcher.test(inSrc));
+    };
     // Package code lives in src/; build configs and benches at the package root are repository tooling.
     for (const file of walk(join(pkg.dir, 'src'))) {
       const where = relative(root, file);
+      const shipped = isShipped(file);
       const edges = new Set();
       fileGraph.set(file, edges);
-      for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
+      for (const specifier of new Set(importsOf(readFileSync(file, 'utf8')))) {
+        if (isBare(specifier) && !specifier.startsWith('@boxagnts/')) {
+          const name = packageOf(specifier);
+          if (shipped) usedAtRunTime.add(name);
+          // A package typed by DefinitelyTyped may be imported (types only) with just its `@types/` package.
+          const typesPackage = `@types/${name.replace(/^@([^/]+)\//, '$1__')}`;
+          const declared = shipped
+            ? runtimeDeps.has(name) || runtimeDeps.has(typesPackage)
+            : allDeps.has(name) || allDeps.has(typesPackage);
+          if (!declared) {
+            problems.push(
+              `${where}: imports ${name}, which ${own} does not declare in ${shipped ? 'dependencies or peerDependencies (this file is shipped)' : 'its dependencies'}`,
+            );
+          }
+          continue;
+        }
         if (specifier.startsWith('.')) {
           const target = resolveRelative(file, specifier);
           if (!target) continue;
@@ -132,6 +194,11 @@ export function checkRepository(root) {
             continue;
           }
           edges.add(target);
+          if (shipped && pkg.group === 'packages' && !isShipped(target)) {
+            problems.push(
+              `${where}: imports ${specifier}, a test file that is not shipped; move what it needs out of it`,
+            );
+          }
           continue;
         }
         const scoped = /^@boxagnts\/([^/]+)(\/.*)?$/.exec(specifier);
@@ -145,14 +212,15 @@ export function checkRepository(root) {
           problems.push(`${where}: imports its own package by name (${specifier}); use a relative import`);
           continue;
         }
-        const declared = isTestFile(file) ? allDeps.has(targetName) : runtimeDeps.has(targetName);
+        if (shipped) usedAtRunTime.add(targetName);
+        const declared = shipped ? runtimeDeps.has(targetName) : allDeps.has(targetName);
         if (!declared) {
           problems.push(
-            `${where}: imports ${targetName}, which ${own} does not declare in ${isTestFile(file) ? 'its dependencies' : 'dependencies or peerDependencies'}`,
+            `${where}: imports ${targetName}, which ${own} does not declare in ${shipped ? 'dependencies or peerDependencies (this file is shipped)' : 'its dependencies'}`,
           );
         }
         const allowed = ALLOWED_LAYERS[shortName];
-        if (pkg.group === 'packages' && allowed && !isTestFile(file) && !allowed.includes(target)) {
+        if (pkg.group === 'packages' && allowed && shipped && !allowed.includes(target)) {
           problems.push(
             `${where}: ${own} may not import ${targetName} (layers: ${shortName} -> ${allowed.join(', ') || 'nothing'})`,
           );
@@ -161,6 +229,28 @@ export function checkRepository(root) {
     }
     for (const cycle of findCycles(fileGraph)) {
       problems.push(`import cycle in ${own}: ${[...cycle, cycle[0]].map((file) => relative(root, file)).join(' -> ')}`);
+    }
+    if (pkg.group !== 'packages') continue;
+    const manifestWhere = relative(root, join(pkg.dir, 'package.json'));
+    for (const [dep, range] of Object.entries({ ...pkg.manifest.dependencies, ...pkg.manifest.peerDependencies })) {
+      if (!usedAtRunTime.has(dep) && !note.unimported?.[dep]) {
+        problems.push(
+          `${manifestWhere}: ${dep} is a runtime dependency no shipped file of ${own} imports; make it a devDependency (or say in "//".unimported why it is needed)`,
+        );
+      }
+      if (dep.startsWith('@boxagnts/') || range.startsWith('workspace:')) continue;
+      if (pkg.manifest.dependencies?.[dep] === range && !range.startsWith('^') && !note.pinned?.[dep]) {
+        problems.push(
+          `${manifestWhere}: ${dep}@${range} is pinned; use a caret range (^${range.replace(/^[~=v]/, '')}) or say in "//".pinned why the pin is needed`,
+        );
+      }
+    }
+    for (const [kind, entries] of Object.entries(note)) {
+      if (kind !== 'pinned' && kind !== 'unimported') continue;
+      for (const dep of Object.keys(entries ?? {})) {
+        if (!runtimeDeps.has(dep))
+          problems.push(`${manifestWhere}: "//".${kind} names ${dep}, which is not a runtime dependency`);
+      }
     }
   }
   for (const cycle of findCycles(packageGraph)) {
@@ -176,5 +266,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.stderr.write(`check-deps: ${problems.length} problem(s)\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
     process.exit(1);
   }
-  process.stdout.write('check-deps: no import cycles, no internal imports, layers respected\n');
+  process.stdout.write(
+    'check-deps: no import cycles, no internal imports, layers respected, every dependency declared and used\n',
+  );
 }

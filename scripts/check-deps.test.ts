@@ -98,3 +98,147 @@ describe('checkRepository', () => {
     expect(problems).toContain('does not declare');
   });
 });
+
+/** A package folder with a manifest and source files, for the dependency checks below. */
+const pkg = (name: string, manifestFields: Record<string, unknown>, files: Record<string, string>) => ({
+  [`packages/${name}/package.json`]: JSON.stringify({ name: `@boxagnts/${name}`, ...manifestFields }),
+  ...Object.fromEntries(Object.entries(files).map(([path, text]) => [`packages/${name}/src/${path}`, text])),
+});
+
+describe('checkRepository: third-party dependencies', () => {
+  it('fails on a runtime dependency that only a test imports, and passes once it is a devDependency', () => {
+    const files = {
+      'index.ts': `import { z } from 'zod';\nexport const s = z.string();`,
+      'codec.test.ts': `import { EventStreamCodec } from '@smithy/eventstream-codec';\nexport const c = EventStreamCodec;`,
+    };
+    const declaredAtRunTime = repo(
+      pkg('api', { dependencies: { zod: '^4.6.7', '@smithy/eventstream-codec': '^4.5.2' } }, files),
+    );
+    expect(checkRepository(declaredAtRunTime)).toEqual([
+      'packages/api/package.json: @smithy/eventstream-codec is a runtime dependency no shipped file of @boxagnts/api imports; make it a devDependency (or say in "//".unimported why it is needed)',
+    ]);
+    const moved = repo(
+      pkg('api', { dependencies: { zod: '^4.6.7' }, devDependencies: { '@smithy/eventstream-codec': '4.5.2' } }, files),
+    );
+    expect(checkRepository(moved)).toEqual([]);
+  });
+
+  it('counts a workspace package imported only by a test helper or an unshipped folder as unused', () => {
+    const root = repo({
+      ...pkg('api', {}, { 'index.ts': 'export const x = 1;' }),
+      ...pkg('tools', {}, { 'index.ts': 'export const t = 1;' }),
+      ...pkg(
+        'workspace',
+        {
+          dependencies: { '@boxagnts/api': 'workspace:*', '@boxagnts/tools': 'workspace:*' },
+          files: ['dist', '!dist/crash'],
+        },
+        {
+          'index.ts': `import { x } from '@boxagnts/api';\nexport const w = x;`,
+          'crash/crash-child.ts': `import { t } from '@boxagnts/tools';\nexport const c = t;`,
+          'store/store.test-suite.ts': `import { t } from '@boxagnts/tools';\nexport const s = t;`,
+        },
+      ),
+    });
+    expect(checkRepository(root)).toEqual([
+      'packages/workspace/package.json: @boxagnts/tools is a runtime dependency no shipped file of @boxagnts/workspace imports; make it a devDependency (or say in "//".unimported why it is needed)',
+    ]);
+  });
+
+  it('counts a dynamic import() as a use and accepts a dependency explained in "//".unimported', () => {
+    const root = repo(
+      pkg(
+        'api',
+        {
+          dependencies: { '@anthropic-ai/sdk': '^1.14.0', '@bytecodealliance/preview2-shim': '^0.26.1' },
+          '//': { unimported: { '@bytecodealliance/preview2-shim': 'imported by the transpiled components' } },
+        },
+        {
+          'index.ts': `export async function load() {\n  return (await import('@anthropic-ai/sdk/client')).default;\n}`,
+        },
+      ),
+    );
+    expect(checkRepository(root)).toEqual([]);
+  });
+
+  it('fails on a static or dynamic import of an undeclared package from a shipped file', () => {
+    const root = repo(
+      pkg(
+        'tools',
+        { dependencies: { yaml: '^2.9.1' } },
+        {
+          'index.ts': `import { parse } from 'yaml';\nimport { z } from 'zod';\nexport const p = [parse, z];`,
+          'lazy.ts': `export const load = () => import('esbuild');`,
+          'node.ts': `import { readFile } from 'node:fs/promises';\nimport path from 'path';\nexport const r = [readFile, path];`,
+        },
+      ),
+    );
+    expect(checkRepository(root).sort()).toEqual([
+      'packages/tools/src/index.ts: imports zod, which @boxagnts/tools does not declare in dependencies or peerDependencies (this file is shipped)',
+      'packages/tools/src/lazy.ts: imports esbuild, which @boxagnts/tools does not declare in dependencies or peerDependencies (this file is shipped)',
+    ]);
+  });
+
+  it('lets tests import devDependencies and the repository root devDependencies, but not undeclared packages', () => {
+    const root = repo({
+      'package.json': JSON.stringify({ name: 'root', private: true, devDependencies: { vitest: '4.1.12' } }),
+      ...pkg(
+        'tools',
+        { devDependencies: { '@types/picomatch': '4.0.3', zod: '4.6.7' } },
+        {
+          'index.ts': 'export const t = 1;',
+          'index.test.ts': `import { it } from 'vitest';\nimport { z } from 'zod';\nimport type pm from 'picomatch';\nimport left from 'left-pad';\nexport const x = [it, z, left] as unknown as pm;`,
+        },
+      ),
+    });
+    expect(checkRepository(root)).toEqual([
+      'packages/tools/src/index.test.ts: imports left-pad, which @boxagnts/tools does not declare in its dependencies',
+    ]);
+  });
+
+  it('fails on a pinned third-party runtime dependency unless "//".pinned says why', () => {
+    const files = {
+      'index.ts': `import { transpile } from 'jco';\nimport { z } from 'zod';\nexport const t = [transpile, z];`,
+    };
+    const pinned = repo(pkg('wasm-tools', { dependencies: { jco: '0.15.0', zod: '~4.6.7' } }, files));
+    expect(checkRepository(pinned).sort()).toEqual([
+      'packages/wasm-tools/package.json: jco@0.15.0 is pinned; use a caret range (^0.15.0) or say in "//".pinned why the pin is needed',
+      'packages/wasm-tools/package.json: zod@~4.6.7 is pinned; use a caret range (^4.6.7) or say in "//".pinned why the pin is needed',
+    ]);
+    const explained = repo(
+      pkg(
+        'wasm-tools',
+        { dependencies: { jco: '0.15.0', zod: '^4.6.7' }, '//': { pinned: { jco: 'its version is in a cache key' } } },
+        files,
+      ),
+    );
+    expect(checkRepository(explained)).toEqual([]);
+    const stale = repo(
+      pkg('wasm-tools', { dependencies: { zod: '^4.6.7' }, '//': { pinned: { jco: 'left over' } } }, files),
+    );
+    expect(checkRepository(stale).join('\n')).toContain('"//".pinned names jco, which is not a runtime dependency');
+  });
+
+  it('fails when a shipped file imports a test helper that is not shipped', () => {
+    const root = repo(
+      pkg(
+        'wasm-tools',
+        {},
+        {
+          'index.ts': `import { fixture } from './runtime/test-fixtures.js';\nexport const f = fixture;`,
+          'runtime/test-fixtures.ts': 'export const fixture = 1;',
+        },
+      ),
+    );
+    expect(checkRepository(root)).toEqual([
+      'packages/wasm-tools/src/index.ts: imports ./runtime/test-fixtures.js, a test file that is not shipped; move what it needs out of it',
+    ]);
+  });
+});
+
+describe('importsOf: what is not an import', () => {
+  it('ignores the words import and export inside strings and test names', () => {
+    const text = `it('accepts a named export "plugin"', () => {});\nit('reads an import', async () => {});\nimport 'side-effect';`;
+    expect(importsOf(text)).toEqual(['side-effect']);
+  });
+});
