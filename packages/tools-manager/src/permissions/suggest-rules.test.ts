@@ -64,7 +64,7 @@ describe('suggestRules', () => {
     [bash, { command: 'npm test > out.txt' }],
     [bash, { command: 'ls *.ts' }],
     [bash, { command: '' }],
-    [bash, { command: 'echo \\' }],
+    [bash, { command: 'echo "abc' }],
     [edit, { file_path: '../outside.ts' }],
     [edit, { file_path: '/etc/hosts' }],
     [edit, { file_path: 'src/[id].ts' }],
