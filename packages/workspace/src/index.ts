@@ -40,6 +40,37 @@ export { isSecret, mask, Secret } from './config/secret.js';
 export { SecretStore, type SecretStoreOptions } from './config/secret-store.js';
 export { type JsonValue, setConfigValue, type UpdateConfigOptions, updateConfig } from './config/update-config.js';
 export {
+  CRON_ERROR_REASONS,
+  CronError,
+  type CronErrorOptions,
+  type CronErrorReason,
+  isCronError,
+} from './cron/cron-error.js';
+export { MAX_CRON_TIMEOUT_MS } from './cron/cron-job-input.js';
+export {
+  type CronSchedule,
+  canonicalTimezone,
+  formatInTimezone,
+  parseCronSchedule,
+} from './cron/cron-schedule.js';
+export { MAX_CRON_PREVIEW } from './cron/cron-store.js';
+export type {
+  CronCatchUpPolicy,
+  CronClockOption,
+  CronJob,
+  CronJobChange,
+  CronJobChanges,
+  CronJobInput,
+  CronOccurrence,
+  CronOverlapPolicy,
+  CronRunChanges,
+  CronRunEntry,
+  CronRunStatus,
+  CronRunTrigger,
+  CronSpec,
+  CronStore,
+} from './cron/cron-types.js';
+export {
   checkSiteUser,
   hashSiteCredentials,
   parseSiteCredentials,
@@ -53,6 +84,7 @@ export { type SiteInfo, type WorkspaceSites, workspaceSites } from './sites/work
 export { LATEST_SCHEMA_VERSION } from './store/migrate.js';
 export { type OpenStoreOptions, openStore } from './store/open-store.js';
 export type { PostgresBackendOptions } from './store/postgres-backend.js';
+export { DEFAULT_CRON_TIMEOUT_MS } from './store/schema-v5.js';
 export { SESSION_EXPORT_FORMAT, SESSION_EXPORT_VERSION } from './store/session-jsonl.js';
 export { SNIPPET_MARKS } from './store/session-search.js';
 export { DEFAULT_MAX_MESSAGE_BYTES } from './store/session-writes.js';

@@ -3,6 +3,7 @@ import { applySchemaV1 } from './schema-v1.js';
 import { applySchemaV2 } from './schema-v2.js';
 import { applySchemaV3 } from './schema-v3.js';
 import { applySchemaV4 } from './schema-v4.js';
+import { applySchemaV5 } from './schema-v5.js';
 import type { StoreBackend } from './store-backend.js';
 import type { StoreDatabase } from './store-database.js';
 import { isStoreError, StoreError, toStoreError } from './store-error.js';
@@ -20,6 +21,11 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, description: 'message counts and full-text search', apply: applySchemaV2 },
   { version: 3, description: 'a stored search vector on PostgreSQL', apply: applySchemaV3 },
   { version: 4, description: 'usage purposes and sub-agent sessions', apply: applySchemaV4 },
+  {
+    version: 5,
+    description: 'cron jobs with time zones and policies, and a log row per occurrence',
+    apply: applySchemaV5,
+  },
 ];
 
 /** The schema version this code writes. */

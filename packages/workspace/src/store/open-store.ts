@@ -110,6 +110,7 @@ export async function openStore(config: StoreConfig, options: OpenStoreOptions =
     sessions: createWorkspaceSessionStore(backend, (record) => usage.record(record), maxMessageBytes),
     usage,
     sites: createSiteStore(backend),
+    cron: createCronStore(backend),
     async schemaVersion() {
       try {
         const row = await backend.database

@@ -1,6 +1,7 @@
 import type { Message } from '@boxagnts/api';
 import { INTERRUPTED_TOOL_RESULT, type SessionEntry } from '@boxagnts/query';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defineCronContract } from '../cron/cron-store-contract.test-suite.js';
 import { LATEST_SCHEMA_VERSION } from './migrate.js';
 import {
   CONVERSATION,
@@ -361,4 +362,5 @@ export function defineStoreContract(name: string, target: StoreContractTarget): 
   defineRunRecordsContract(name, target);
   defineTranscriptContract(name, target);
   defineMigrationContract(name, target);
+  defineCronContract(name, target);
 }

@@ -62,28 +62,60 @@ export interface UsageRecordsTable {
   purpose: Generated<string | null>;
 }
 
-/** The `cron_jobs` table: scheduled jobs of the gateway. */
+/** Overlap policy of a cron job: what an occurrence does while an earlier run of the job is live. */
+export type CronOverlapPolicy = 'skip' | 'allow' | 'queue';
+
+/** Catch-up policy of a cron job: what happens to occurrences missed while no scheduler ran. */
+export type CronCatchUpPolicy = 'skip' | 'run-once';
+
+/** Where one occurrence of a cron job is in its life. */
+export type CronRunStatus = 'queued' | 'running' | 'success' | 'failed' | 'skipped';
+
+/** What made a cron log entry: the schedule, a catch-up after downtime, or "run now". */
+export type CronRunTrigger = 'schedule' | 'catch-up' | 'manual';
+
+/** The `cron_jobs` table (schema v5): scheduled jobs of the gateway. Times are epoch milliseconds. */
 export interface CronJobsTable {
   id: string;
   name: string;
+  description: string;
+  /** The cron expression as given (5 fields, or 6 with seconds first). */
   schedule: string;
-  /** JSON of what the job runs. */
-  payload: string;
+  /** IANA time zone the expression is read in. */
+  timezone: string;
+  prompt: string;
+  agent: string | null;
+  model: string | null;
+  timeout_ms: number;
+  budget_usd: number | null;
   enabled: number;
+  overlap: CronOverlapPolicy;
+  catch_up: CronCatchUpPolicy;
   created_at: number;
   updated_at: number;
-  last_run_at: number | null;
+  /** Occurrences count from here: creation, the last enable, or the last change of schedule or zone. */
+  scheduled_from: number;
+  /** The latest occurrence a scheduler handled (ran, queued or passed over). */
+  last_scheduled_for: number | null;
+  /** The next occurrence, as last computed by a scheduler. */
   next_run_at: number | null;
 }
 
-/** The `cron_runs` table: one row per run of a cron job. */
+/** The `cron_runs` table (schema v5): one log row per occurrence, unique per job and instant. */
 export interface CronRunsTable {
   id: string;
   job_id: string;
-  started_at: number;
+  scheduled_for: number;
+  trigger: CronRunTrigger;
+  status: CronRunStatus;
+  started_at: number | null;
   finished_at: number | null;
-  status: 'running' | 'succeeded' | 'failed';
-  output: string | null;
+  /** The run's outcome reason (`end_turn`, `cancelled`, `max_turns`, ...). */
+  outcome: string | null;
+  error: string | null;
+  cost_usd: number | null;
+  session_id: string | null;
+  run_id: string | null;
 }
 
 /** The `sites` table: static sites the gateway hosts from the workspace's `sites/` folder. */

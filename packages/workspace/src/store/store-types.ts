@@ -1,7 +1,7 @@
 import type { Message, Usage } from '@boxagnts/api';
 import type { ChildSessionInfo, ModelCallPurpose, ModelCallRecord, SessionEntry, SessionStore } from '@boxagnts/query';
-import type { SiteStore } from '../sites/site-store.js';
 import type { CronStore } from '../cron/cron-types.js';
+import type { SiteStore } from '../sites/site-store.js';
 import type { SessionKind } from './store-database.js';
 
 export type { SessionKind };
@@ -115,6 +115,8 @@ export interface WorkspaceStore {
   usage: UsageStore;
   /** The `sites` table (metadata of the folders the gateway serves; see `workspaceSites`). */
   sites: SiteStore;
+  /** Cron jobs and their run log (`cron_jobs`, `cron_runs`). */
+  cron: CronStore;
   /** Schema version after migrations. */
   schemaVersion(): Promise<number>;
   close(): Promise<void>;
