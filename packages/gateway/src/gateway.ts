@@ -16,6 +16,8 @@ import type { RunRecord } from './runs/run-types.js';
 import { openSqliteRunLog } from './runs/sqlite-run-log.js';
 import { isLoopbackHost, type SecurityOptions } from './security/security-options.js';
 import { openTokenStore, type TokenStore } from './security/token-store.js';
+import { listenSites, type SitesListener } from './sites/listen-sites.js';
+import { createSitesHandler, type SitesHandler } from './sites/sites-server.js';
 
 /** Options of {@link createGateway}. */
 export interface GatewayOptions extends Pick<CreateAgentOptions, 'plugins' | 'sandbox' | 'ask' | 'telemetry'> {
@@ -40,6 +42,8 @@ export interface Gateway {
   readonly workspace: Workspace;
   readonly runs: RunManager;
   readonly tokens: TokenStore;
+  /** The request listener of the sites origin (`node:http` style); `startGateway` serves it on a port of its own. */
+  readonly sites: SitesHandler;
   /** The cached agent of a name and model. */
   agent(name?: string, model?: string): Promise<Agent>;
   /** What {@link RunManager.recover} did at start. */
@@ -152,6 +156,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     workspace,
     runs,
     tokens,
+    sites: createSitesHandler(workspace, options.log === undefined ? {} : { log: options.log }),
     agent: agentFor,
     recovered,
     async close() {
@@ -173,6 +178,8 @@ export interface RunningGateway extends Gateway {
   /** `http://host:port`. */
   readonly url: string;
   readonly port: number;
+  /** The sites listener (config `gateway.sites`); undefined when `gateway.sites.enabled` is false. */
+  readonly sitesListener: SitesListener | undefined;
 }
 
 /**
@@ -201,6 +208,14 @@ export async function startGateway(options: GatewayOptions & { port?: number }):
       cause: error,
     });
   });
+  const sitesSettings = gateway.workspace.config.gateway.sites;
+  const sitesListener = sitesSettings.enabled
+    ? await listenSites(gateway.sites, sitesSettings, port).catch(async (error: unknown) => {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await gateway.close();
+        throw error;
+      })
+    : undefined;
   const display = host.includes(':') ? `[${host}]` : host;
   return {
     ...gateway,
@@ -211,7 +226,9 @@ export async function startGateway(options: GatewayOptions & { port?: number }):
     recovered: gateway.recovered,
     url: `http://${display}:${port}`,
     port,
+    sitesListener,
     async close() {
+      await sitesListener?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
