@@ -10,6 +10,7 @@ import { createWorkspaceRegistry } from './agent/workspace-providers.js';
 import { GatewayError } from './gateway-error.js';
 import { createGatewayApp, type GatewayLog } from './http/create-app.js';
 import type { GatewayEnv, GatewayServices } from './http/gateway-env.js';
+import { sitesRoutes } from './http/routes-sites.js';
 import { openaiRoutes } from './openai/openai-routes.js';
 import { RunManager } from './runs/run-manager.js';
 import type { RunRecord } from './runs/run-types.js';
@@ -143,10 +144,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     },
     heartbeatMs: options.heartbeatMs ?? 15_000,
   };
+  const sitesHandler = createSitesHandler(workspace, options.log === undefined ? {} : { log: options.log });
   const app = createGatewayApp({
     services,
     guard: { ...options.security, boundHost: host, tokens },
-    extraRoutes: [openaiRoutes(services)],
+    extraRoutes: [openaiRoutes(services), sitesRoutes(services, sitesHandler)],
     ...(options.log === undefined ? {} : { log: options.log }),
   });
   const recovered = options.recover === false ? { resumed: [], interrupted: [], started: [] } : runs.recover();
@@ -156,7 +158,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     workspace,
     runs,
     tokens,
-    sites: createSitesHandler(workspace, options.log === undefined ? {} : { log: options.log }),
+    sites: sitesHandler,
     agent: agentFor,
     recovered,
     async close() {

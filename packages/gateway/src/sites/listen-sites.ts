@@ -22,7 +22,11 @@ export function sitesPort(settings: SitesSettings, apiPort: number): number {
  * Serves the sites on a listener of their own, so that their origin (`<name>.<domain>:<port>`)
  * never equals the API's: a page an agent wrote cannot send the API's requests as same-origin.
  */
-export async function listenSites(handler: SitesHandler, settings: SitesSettings, apiPort: number): Promise<SitesListener> {
+export async function listenSites(
+  handler: SitesHandler,
+  settings: SitesSettings,
+  apiPort: number,
+): Promise<SitesListener> {
   const server = createServer(handler);
   const port = await new Promise<number>((resolve, reject) => {
     server.once('error', reject);
@@ -37,12 +41,14 @@ export async function listenSites(handler: SitesHandler, settings: SitesSettings
       cause: error,
     });
   });
+  handler.listening(port);
   return {
     url: `http://${settings.domain}:${port}`,
     port,
     siteUrl: (name) => `http://${name}.${settings.domain}:${port}/`,
     close: () =>
       new Promise<void>((resolve) => {
+        handler.listening(undefined);
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -18,7 +18,12 @@ export interface SitesHandlerOptions {
 }
 
 /** A Node request listener serving the sites of a workspace (see {@link createSitesHandler}). */
-export type SitesHandler = RequestListener;
+export type SitesHandler = RequestListener & {
+  /** The URL of a site once a listener serves this handler (set by `listenSites`); else undefined. */
+  siteUrl(name: string): string | undefined;
+  /** Called by the listener with its port. */
+  listening(port: number | undefined): void;
+};
 
 function plain(response: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   response.writeHead(status, {
@@ -239,11 +244,19 @@ export function createSitesHandler(workspace: Workspace, options: SitesHandlerOp
     return notFound(request, response, root, headers);
   }
 
-  return (request, response) => {
+  let port: number | undefined;
+  const listener: RequestListener = (request, response) => {
     handle(request, response).catch((error: unknown) => {
       log({ level: 'error', message: 'site request failed', error: String((error as Error)?.stack ?? error) });
       if (!response.headersSent) plain(response, 500, 'The site failed on this request.\n');
       else response.destroy();
     });
   };
+  return Object.assign(listener, {
+    siteUrl: (name: string) =>
+      port === undefined ? undefined : `http://${name}.${workspace.config.gateway.sites.domain}:${port}/`,
+    listening: (value: number | undefined) => {
+      port = value;
+    },
+  });
 }

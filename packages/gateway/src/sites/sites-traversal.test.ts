@@ -80,16 +80,12 @@ describe('site paths cannot escape the site folder', () => {
     refused(await rig.get('demo', path), [400]);
   });
 
-  it.each([
-    '/index.html%00',
-    '/index.html%00.txt',
-    '/%00/../secret.txt',
-    '/sub/%00',
-    '/%0a',
-    '/%7f',
-  ])('NUL and control characters: %s', async (path) => {
-    refused(await rig.get('demo', path), [400]);
-  });
+  it.each(['/index.html%00', '/index.html%00.txt', '/%00/../secret.txt', '/sub/%00', '/%0a', '/%7f'])(
+    'NUL and control characters: %s',
+    async (path) => {
+      refused(await rig.get('demo', path), [400]);
+    },
+  );
 
   it.each([
     '/%c0%ae%c0%ae/secret.txt',
@@ -105,15 +101,12 @@ describe('site paths cannot escape the site folder', () => {
     refused(await rig.get('demo', path), [400]);
   });
 
-  it.each([
-    '/leak.txt',
-    '/outdir/secret.txt',
-    '/outdir/',
-    '/sibling/private.txt',
-    '/alias',
-  ])('symbolic links out of the site folder, into another site, or onto a dotfile: %s', async (path) => {
-    refused(await rig.get('demo', path), [404]);
-  });
+  it.each(['/leak.txt', '/outdir/secret.txt', '/outdir/', '/sibling/private.txt', '/alias'])(
+    'symbolic links out of the site folder, into another site, or onto a dotfile: %s',
+    async (path) => {
+      refused(await rig.get('demo', path), [404]);
+    },
+  );
 
   it('a site folder that is a symbolic link is no site', async () => {
     refused(await rig.get('evil', '/secret.txt'), [404]);
@@ -144,21 +137,12 @@ describe('site paths cannot escape the site folder', () => {
     expect(listing.text).not.toContain('.hidden');
   });
 
-  it.each([
-    '..',
-    '..%2f',
-    '../demo',
-    'demo/..',
-    'demo..',
-    '.demo',
-    'demo.',
-    '-demo',
-    'a\\b',
-    '%2e%2e',
-    '',
-  ])('a Host whose site-name part is %j names no site', async (label) => {
-    refused(await rig.get(label, '/secret.txt'), [400, 404]);
-  });
+  it.each(['..', '..%2f', '../demo', 'demo/..', 'demo..', '.demo', 'demo.', '-demo', 'a\\b', '%2e%2e', ''])(
+    'a Host whose site-name part is %j names no site',
+    async (label) => {
+      refused(await rig.get(label, '/secret.txt'), [400, 404]);
+    },
+  );
 
   it('host names are case-insensitive (DNS), file names are not', async () => {
     const upper = await rig.get('DEMO', '/');
@@ -188,7 +172,9 @@ describe('site paths cannot escape the site folder', () => {
       `http://demo.localhost:${rig.port}/index.html`,
       '*',
     ]) {
-      const reply = await rig.raw(`GET ${target} HTTP/1.1\r\nHost: demo.localhost:${rig.port}\r\nConnection: close\r\n\r\n`);
+      const reply = await rig.raw(
+        `GET ${target} HTTP/1.1\r\nHost: demo.localhost:${rig.port}\r\nConnection: close\r\n\r\n`,
+      );
       expect(reply).toMatch(/^HTTP\/1\.1 400 /);
       expect(reply).not.toContain(SECRET);
     }
