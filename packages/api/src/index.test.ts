@@ -5,6 +5,18 @@ describe('@boxagnts/api public surface', () => {
   it('exports exactly the intended runtime values', () => {
     expect(Object.keys(api).sort()).toEqual(
       [
+        'ALLOWED_HOSTS_SYNTAX_URL',
+        'AllowedHostError',
+        'defaultPort',
+        'formatIpv4',
+        'ipRangeContains',
+        'isUrlAllowed',
+        'normaliseAllowedHost',
+        'parseAllowedHost',
+        'parseAllowedHosts',
+        'parseIpAddress',
+        'parseIpRange',
+        'parseIpRangeOrThrow',
         'ANTHROPIC_DEFAULT_BASE_URL',
         'ANTHROPIC_DEFAULT_VERSION',
         'ANTHROPIC_ERROR_RULES',

@@ -96,6 +96,28 @@ export {
   fetchModelsDevJson,
 } from './catalogue/refresh-catalogue.js';
 export { serializeCatalogue } from './catalogue/serialize-catalogue.js';
+// The outbound-host allowlist: one format for the workspace config, web_fetch, the shell and components.
+export {
+  ALLOWED_HOSTS_SYNTAX_URL,
+  type AllowedHost,
+  AllowedHostError,
+  type AllowedHostPattern,
+  type AllowedPortPattern,
+  defaultPort,
+  isUrlAllowed,
+  normaliseAllowedHost,
+  parseAllowedHost,
+  parseAllowedHosts,
+} from './network/allowed-hosts.js';
+export {
+  formatIpv4,
+  type IpAddress,
+  type IpRange,
+  ipRange as parseIpRangeOrThrow,
+  parseIp as parseIpAddress,
+  parseIpRange,
+  rangeContains as ipRangeContains,
+} from './network/ip-address.js';
 // Providers as data, the registry and plugins.
 export { BUILTIN_ADAPTER_FACTORIES, type ProviderAdapterFactory } from './providers/adapter-factories.js';
 export { BUILTIN_PROVIDERS } from './providers/builtin-providers.js';
@@ -135,7 +157,6 @@ export {
   type TransferredHistory,
   transferHistory,
 } from './providers/transfer-history.js';
-
 export { abortableSleep, type LinkedAbortController, linkAbortController } from './shared/abort.js';
 export type { AdapterSettings } from './shared/adapter-settings.js';
 export { type AsyncQueue, type AsyncQueueOptions, createAsyncQueue } from './shared/async-queue.js';

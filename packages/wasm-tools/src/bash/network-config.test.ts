@@ -80,6 +80,12 @@ describe('toNetworkConfig', () => {
       allowedMethods: ['GET', 'HEAD'],
       denyPrivateRanges: true,
     });
+    // The one allowlist format: URL entries (BoxAgnts'), bare hosts, hosts with a port.
+    expect(
+      toNetworkConfig(true, ['https://wttr.in', 'HTTP://Example.com/', 'b.com:8080', '*.x.com', 'bad/path'], false),
+    ).toMatchObject({
+      allowedUrlPrefixes: ['https://wttr.in', 'http://example.com', 'https://b.com:8080', 'http://b.com:8080'],
+    });
     expect(toNetworkConfig(['https://api.x.com/v1/'], undefined, true)).toMatchObject({
       allowedUrlPrefixes: ['https://api.x.com/v1/'],
       denyPrivateRanges: false,

@@ -172,10 +172,16 @@ describe('web_fetch tool', () => {
     expect(none.isError).toBe(true);
     expect(resultText(none)).toMatch(/no allowed hosts.*allowedHosts/s);
     expect(none.metadata).toMatchObject({ reason: 'no-allowed-hosts' });
-    const bad = await webFetch.execute({ url: `${base}/json` }, toolContext({ allowedHosts: ['site.test'] }));
+    const bad = await webFetch.execute({ url: `${base}/json` }, toolContext({ allowedHosts: ['site.test/page'] }));
     expect(bad.isError).toBe(true);
-    expect(resultText(bad)).toMatch(/has no scheme/);
+    expect(resultText(bad)).toMatch(/has a path/);
     expect(site.requests.length).toBe(before);
+    // The bare host form of the workspace config: that host and port, http or https.
+    const port = new URL(base).port;
+    const bare = await webFetch.execute({ url: `${base}/json` }, toolContext({ allowedHosts: [`site.test:${port}`] }));
+    expect(resultText(bare)).toContain('"answer":42');
+    const otherPort = await webFetch.execute({ url: `${base}/json` }, toolContext({ allowedHosts: ['site.test'] }));
+    expect(otherPort.isError).toBe(true);
   });
 
   it('refuses bad configuration at creation and bad URLs as results', async () => {

@@ -1,3 +1,4 @@
+import { AllowedHostError, parseAllowedHost } from '@boxagnts/api';
 import { z } from 'zod';
 import { SITE_NAME_PATTERN } from '../sites/site-name.js';
 import { keyReferenceSchema } from './key-reference.js';
@@ -112,12 +113,24 @@ export const permissionsSchema = z.strictObject({
   deny: nonEmptyStrings.optional(),
 });
 
-const HOST_PATTERN =
-  /^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:\d{1,5})?$/;
-/** `network`: hosts the web tools may reach. */
+/** The first problem of an allowlist entry (the parser web_fetch and the sandbox use), or undefined. */
+function allowedHostProblem(entry: string): string | undefined {
+  try {
+    parseAllowedHost(entry);
+    return undefined;
+  } catch (error) {
+    return error instanceof AllowedHostError ? error.message : String(error);
+  }
+}
+/** `network`: hosts the web tools may reach, in the one allowlist format of `parseAllowedHost`. */
 export const networkSchema = z.strictObject({
   allowedHosts: z
-    .array(z.string().regex(HOST_PATTERN, 'must be a host name such as "api.github.com" or "*.example.com"'))
+    .array(
+      z.string().superRefine((entry, context) => {
+        const problem = allowedHostProblem(entry);
+        if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+      }),
+    )
     .optional(),
 });
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { AllowedHostError, isUrlAllowed, parseAllowedHost, parseAllowedHosts } from './allowed-hosts.js';
+import {
+  AllowedHostError,
+  isUrlAllowed,
+  normaliseAllowedHost,
+  parseAllowedHost,
+  parseAllowedHosts,
+} from './allowed-hosts.js';
 
 function allows(entries: string[], url: string): boolean {
   return isUrlAllowed(url, parseAllowedHosts(entries));
@@ -26,7 +32,6 @@ describe('parseAllowedHost', () => {
 
   it('rejects malformed entries with a message showing the syntax', () => {
     for (const entry of [
-      'example.com',
       '*',
       'https://example.com/path',
       'https://exa*mple.com',
@@ -43,7 +48,50 @@ describe('parseAllowedHost', () => {
       expect(() => parseAllowedHost(entry), entry).toThrow(AllowedHostError);
     }
     expect(() => parseAllowedHost('*')).toThrow(/\*:\/\/\*:\*/);
-    expect(() => parseAllowedHost('example.com')).toThrow(/scheme/);
+    for (const entry of [
+      'example.com/path',
+      'example.com:http',
+      'exa*mple.com',
+      'user@example.com',
+      ':8080',
+      'mailto:a',
+    ]) {
+      expect(() => parseAllowedHost(entry), entry).toThrow(AllowedHostError);
+    }
+  });
+});
+
+describe('one allowlist format (BoxAgnts and this project)', () => {
+  it('reads a bare host as http and https on their default ports', () => {
+    expect(allows(['wttr.in'], 'https://wttr.in/Paris?format=3')).toBe(true);
+    expect(allows(['wttr.in'], 'http://wttr.in/')).toBe(true);
+    expect(allows(['wttr.in'], 'https://wttr.in:8443/')).toBe(false);
+    expect(allows(['wttr.in'], 'https://evil-wttr.in/')).toBe(false);
+    expect(allows(['wttr.in'], 'ftp://wttr.in/')).toBe(false);
+  });
+
+  it('reads a host with a port, and wildcard subdomains without a scheme', () => {
+    expect(allows(['api.example.com:8080'], 'http://api.example.com:8080/x')).toBe(true);
+    expect(allows(['api.example.com:8080'], 'https://api.example.com/x')).toBe(false);
+    expect(allows(['*.example.com'], 'https://a.b.example.com/')).toBe(true);
+    expect(allows(['*.example.com'], 'https://example.com/')).toBe(false);
+    expect(allows(['[::1]:8080'], 'http://[::1]:8080/')).toBe(true);
+  });
+
+  it("reads BoxAgnts' URL entries, with a trailing slash and any case", () => {
+    expect(allows(['https://wttr.in'], 'https://wttr.in/x')).toBe(true);
+    expect(allows(['HTTPS://WTTR.IN/'], 'https://wttr.in/x')).toBe(true);
+    expect(allows(['https://wttr.in'], 'http://wttr.in/x')).toBe(false);
+  });
+
+  it('normalises every spelling to one canonical entry', () => {
+    expect(normaliseAllowedHost('wttr.in')).toBe('*://wttr.in');
+    expect(normaliseAllowedHost('WTTR.in:8080')).toBe('*://wttr.in:8080');
+    expect(normaliseAllowedHost('HTTPS://Wttr.In/')).toBe('https://wttr.in');
+    expect(normaliseAllowedHost('*.Example.COM')).toBe('*://*.example.com');
+    expect(normaliseAllowedHost('https://example.com:*')).toBe('https://example.com:*');
+    expect(normaliseAllowedHost('http://127.1')).toBe('http://127.0.0.1');
+    expect(normaliseAllowedHost('http://10.1.0.0/16')).toBe('http://10.1.0.0/16');
   });
 });
 
