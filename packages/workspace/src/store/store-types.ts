@@ -77,6 +77,8 @@ export interface MessageSearchHit {
  * hosts need to manage sessions. Every write is one immediate transaction.
  */
 export interface WorkspaceSessionStore extends SessionStore {
+  /** The session's stored entries in order, each with its `sessionId` and `seq`; `[]` when unknown. */
+  load(sessionId: string): Promise<StoredMessage[]>;
   create(session: { id?: string; title?: string; agent?: string; model?: string }): Promise<SessionRecord>;
   get(sessionId: string): Promise<SessionRecord | undefined>;
   /** Most recently updated first; `parentSessionId` keeps only that session's forks and sub-agent sessions. */
