@@ -14,7 +14,7 @@ import { commandOutcomeToResult, failureResult, functionOutcomeToResult } from '
 import { canonicalRoot, RootLock } from './root-lock.js';
 import { createRuntimeTool } from './runtime-tool.js';
 import { type FunctionToolDescriptor, parseDescriptors } from './tool-descriptor.js';
-import { loadToolsFolder } from './tools-folder.js';
+import { loadToolsFolder, type ToolsFolderResult } from './tools-folder.js';
 import {
   type ComponentKind,
   componentKind,
@@ -138,7 +138,7 @@ export interface ComponentRuntime {
   /** A command tool from a `.wasm` and its manifest (given, or read from beside the file). */
   loadCommandTool(wasmPath: string, manifest?: unknown, options?: LoadCommandToolOptions): Promise<AnyTool>;
   /** Every tool in a folder of components; a component that fails to load becomes a warning. */
-  loadToolsFolder(dir: string, options?: LoadToolsFolderOptions): Promise<{ tools: AnyTool[]; warnings: string[] }>;
+  loadToolsFolder(dir: string, options?: LoadToolsFolderOptions): Promise<ToolsFolderResult>;
   /** Transpiles a component (or finds it in the cache) for {@link ComponentRuntime.call}. */
   prepare(source: ComponentSource): Promise<PreparedComponent>;
   /** Runs one job with explicit capabilities; never rejects for guest failures. */

@@ -13,6 +13,14 @@ export interface ToolsFolderLoaders {
   loadCommandTool(wasmPath: string): Promise<AnyTool>;
 }
 
+/** The tools of a folder, the problems met, and the file each tool came from. */
+export interface ToolsFolderResult {
+  tools: AnyTool[];
+  warnings: string[];
+  /** Tool name -> the `.wasm` file it was loaded from. */
+  files: Record<string, string>;
+}
+
 /**
  * Loads every `*.wasm` in `dir` (not recursive, sorted by name): a `.wasm` with a manifest beside
  * it (`tool.wasm.json` or `tool.json`) is a command tool; without one, a function component is
@@ -21,15 +29,12 @@ export interface ToolsFolderLoaders {
  * A component that fails to load, and a tool name seen twice, become warnings naming the file;
  * a missing folder gives no tools and no warnings.
  */
-export async function loadToolsFolder(
-  dir: string,
-  loaders: ToolsFolderLoaders,
-): Promise<{ tools: AnyTool[]; warnings: string[] }> {
+export async function loadToolsFolder(dir: string, loaders: ToolsFolderLoaders): Promise<ToolsFolderResult> {
   let names: string[];
   try {
     names = (await readdir(dir)).filter((name) => name.endsWith('.wasm')).sort();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { tools: [], warnings: [] };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { tools: [], warnings: [], files: {} };
     throw error;
   }
   const all = new Set(await readdir(dir));
@@ -57,5 +62,5 @@ export async function loadToolsFolder(
       warnings.push(message.startsWith(path) ? message : `${path}: ${message}`);
     }
   }
-  return { tools, warnings };
+  return { tools, warnings, files: Object.fromEntries(seen) };
 }

@@ -8,6 +8,7 @@ import {
   type ComponentRuntimeOptions,
   createComponentRuntime,
 } from '../runtime/component-runtime.js';
+import { ComponentRuntimeError } from '../runtime/component-runtime-error.js';
 import type { EnvGrant } from '../runtime/env-grant.js';
 import { createWebFetchTool, type WebFetchToolOptions } from '../web-fetch/web-fetch-tool.js';
 
@@ -35,8 +36,58 @@ export interface SandboxToolSourceOptions {
    * one list for all); a tool gets the granted ones it also declares. Default: none.
    */
   toolsEnv?: EnvGrant;
+  /**
+   * What happens when a `toolsFolder` component offers a tool with the name of a built-in (BoxAgnts'
+   * own components are `read`, `write`, `edit` and `glob`):
+   * - `'error'` (default): loading fails with an error naming the built-in and the component's file;
+   * - `'replace'`: the component's tool replaces the built-in of that name, on purpose;
+   * - `{ prefix }`: the component's tool is offered as `<prefix><name>` beside the built-in.
+   */
+  toolsFolderCollisions?: ToolsFolderCollisions;
   /** Reports third-party components that could not be loaded (default: ignored). */
   onWarning?: (message: string) => void;
+}
+
+/** See {@link SandboxToolSourceOptions.toolsFolderCollisions}. */
+export type ToolsFolderCollisions = 'error' | 'replace' | { prefix: string };
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Merges the folder's tools into the built-ins by the collision setting. */
+function mergeFolderTools(
+  builtins: AnyTool[],
+  folder: { tools: AnyTool[]; files: Record<string, string> },
+  collisions: ToolsFolderCollisions,
+): AnyTool[] {
+  const builtinNames = new Set(builtins.map((tool) => tool.name));
+  const clashing = folder.tools.filter((tool) => builtinNames.has(tool.name));
+  if (clashing.length === 0) return [...builtins, ...folder.tools];
+  if (collisions === 'replace') {
+    const replaced = new Set(clashing.map((tool) => tool.name));
+    return [...builtins.filter((tool) => !replaced.has(tool.name)), ...folder.tools];
+  }
+  if (typeof collisions === 'object') {
+    const renamed = folder.tools.map((tool) => {
+      if (!builtinNames.has(tool.name)) return tool;
+      const name = `${collisions.prefix}${tool.name}`;
+      if (!TOOL_NAME.test(name) || builtinNames.has(name)) {
+        throw new ComponentRuntimeError(
+          'invalid-options',
+          `toolsFolderCollisions.prefix ${JSON.stringify(collisions.prefix)} makes "${name}" from ${folder.files[tool.name]}, which is not a free tool name (1-64 letters, digits, "_" or "-"); pick another prefix.`,
+        );
+      }
+      return { ...tool, name };
+    });
+    return [...builtins, ...renamed];
+  }
+  const lines = clashing.map(
+    (tool) =>
+      `"${tool.name}" is offered by both the sandbox's built-in tools and the tools folder component ${folder.files[tool.name]}`,
+  );
+  throw new ComponentRuntimeError(
+    'invalid-options',
+    `${lines.join('; ')}. Set toolsFolderCollisions: "replace" to use the components instead of the built-ins, or toolsFolderCollisions: { prefix: "component_" } to offer them under other names, or leave the built-ins out (files: false).`,
+  );
 }
 
 /**
@@ -96,7 +147,7 @@ export function createSandboxToolSource(options: SandboxToolSourceOptions = {}):
             : { protectedPaths: options.policy.protectedPaths, secretPaths: options.policy.secretPaths }),
         });
         for (const warning of loaded.warnings) options.onWarning?.(warning);
-        tools.push(...loaded.tools);
+        return mergeFolderTools(tools, loaded, options.toolsFolderCollisions ?? 'error');
       }
       return tools;
     },
