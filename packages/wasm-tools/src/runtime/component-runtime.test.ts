@@ -155,7 +155,7 @@ describe('component runtime: function and command tools', () => {
     expect(loaded.warnings[0]).toContain(`${join(dir, 'broken.wasm')}: Invalid command-tool manifest`);
     expect(loaded.warnings[0]).toContain('field "permission"');
     expect(loaded.warnings[1]).toContain(join(dir, 'junk.wasm'));
-    expect(await runtime.loadToolsFolder(join(dir, 'missing'))).toEqual({ tools: [], warnings: [] });
+    expect(await runtime.loadToolsFolder(join(dir, 'missing'))).toEqual({ tools: [], warnings: [], files: {} });
   });
 
   it('refuses a command tool without a manifest, naming both accepted file names', async () => {
