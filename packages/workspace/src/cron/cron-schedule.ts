@@ -12,6 +12,8 @@ export interface CronSchedule {
   next(after: number): number | undefined;
   /** Up to `count` occurrences strictly after `after`, in order. */
   nextRuns(count: number, after: number): number[];
+  /** The last occurrence strictly before `before`, or undefined when there is none. */
+  previous(before: number): number | undefined;
 }
 
 const zoneNames = new Map<string, string>();
@@ -52,8 +54,16 @@ function invalidExpression(expression: string, detail: string): CronError {
  * with seconds first, as BoxAgnts writes them; nicknames such as `@daily` too. Occurrences are
  * computed in `timezone`, with croner's DST rules: a fixed time that falls in a spring-forward gap
  * runs once, right after the gap; a fixed time that occurs twice (autumn) runs once, the first time.
+ * A job with no future occurrence is refused (`never-fires`) unless `requireFuture` is false.
+ *
+ * Each parsed schedule holds croner's tables (about 80 KB, most of it a year table): cache a few,
+ * never one per job of thousands.
  */
-export function parseCronSchedule(expression: string, timezone: string): CronSchedule {
+export function parseCronSchedule(
+  expression: string,
+  timezone: string,
+  options: { requireFuture?: boolean } = {},
+): CronSchedule {
   if (typeof expression !== 'string' || expression.trim() === '') {
     throw invalidExpression(String(expression), 'is empty: give 5 fields such as "0 9 * * *" (every day at 09:00).');
   }
@@ -83,7 +93,7 @@ export function parseCronSchedule(expression: string, timezone: string): CronSch
     const date = cron.nextRun(new Date(after));
     return date === null ? undefined : date.getTime();
   };
-  if (next(Date.now()) === undefined) {
+  if (options.requireFuture !== false && next(Date.now()) === undefined) {
     throw new CronError({
       reason: 'never-fires',
       field: 'cron',
@@ -94,6 +104,12 @@ export function parseCronSchedule(expression: string, timezone: string): CronSch
     expression: trimmed,
     timezone: zone,
     next,
+    previous(before) {
+      // croner drops the milliseconds of the reference: round up to a whole second, so an occurrence
+      // at 12:01:00 counts as before 12:01:00.001.
+      const [date] = cron.previousRuns(1, new Date(Math.ceil(before / 1000) * 1000));
+      return date === undefined ? undefined : date.getTime();
+    },
     nextRuns(count, after) {
       const runs: number[] = [];
       let cursor = after;
