@@ -11,6 +11,7 @@ import { EXIT_CODES } from './exit-codes.js';
 import { registerProviderCommands } from './providers-command.js';
 import { runCommand } from './run-command.js';
 import { registerSessionsCommand } from './sessions-command.js';
+import { registerSitesCommand } from './sites-command.js';
 
 // A reader that stops early (`boxagnts models | head`) closes the pipe: end quietly, not with a stack trace.
 for (const stream of [process.stdout, process.stderr]) {
@@ -65,7 +66,9 @@ program
       ...(options.port === undefined ? {} : { port: options.port }),
       log: (entry) => output.err(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`),
     });
-    output.out(`${JSON.stringify({ url: gateway.url, recovered: gateway.recovered })}\n`);
+    output.out(
+      `${JSON.stringify({ url: gateway.url, ...(gateway.sitesListener === undefined ? {} : { sites: gateway.sitesListener.url }), recovered: gateway.recovered })}\n`,
+    );
     const stop = () => {
       void gateway.close().then(() => process.exit(0));
     };
@@ -160,6 +163,7 @@ token
   });
 
 registerSessionsCommand(program, output);
+registerSitesCommand(program, output);
 registerProviderCommands(program, output);
 registerConfigCommand(program, output);
 
