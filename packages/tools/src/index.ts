@@ -7,7 +7,13 @@ export type {
   SubAgentStatus,
 } from './agent-runner.js';
 export { defineTool, ToolDefinitionError } from './define-tool.js';
-export { type ExecuteToolOptions, executeTool } from './execute-tool.js';
+export {
+  type ExecuteToolOptions,
+  executeTool,
+  executeValidatedTool,
+  type ValidatedToolInput,
+  validateToolInput,
+} from './execute-tool.js';
 export { AGENT_MAX_TURNS, AGENT_WAIT_SECONDS, agentStatusTool, agentTool } from './native/agent.js';
 export { askUserQuestionTool } from './native/ask-user-question.js';
 export {
@@ -47,6 +53,7 @@ export {
   substituteArguments,
 } from './skills/expand-skill.js';
 export {
+  builtinSkillsFolder,
   type DefaultSkillFoldersOptions,
   defaultSkillFolders,
   type LoadSkillsOptions,

@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isInsideFolder, openConfinedFile } from './read-confined-file.js';
 import { parseSkillFrontmatter, splitFrontmatter, startsWithFrontmatter } from './skill-frontmatter.js';
 
@@ -15,6 +17,8 @@ export interface SkillArgument {
   name: string;
   description?: string;
   required: boolean;
+  /** The value used when a call leaves the argument out (BoxAgnts `default:`). */
+  default?: string;
 }
 
 /** What is known of a skill before it is used: its frontmatter and where it lives, not its body. */
@@ -64,19 +68,45 @@ export interface SkillCatalogue {
   overrides: SkillOverride[];
 }
 
+/**
+ * The folder of the built-in skills that ship with this package (`code-review`, `commit-message`,
+ * `css-refactor-advisor`, `front-component-generator`, `test-writer`): `dist/builtin-skills/` of the installed
+ * package (copied there from the repository's `extensions/skills/` at build), or `extensions/skills/` itself
+ * when running from the repository's sources. Pass it as `builtinFolder` to {@link defaultSkillFolders}.
+ * Throws when neither exists, for example in an app bundle that did not copy the folder.
+ *
+ * @example
+ * const folders = defaultSkillFolders({ root, builtinFolder: builtinSkillsFolder() });
+ */
+export function builtinSkillsFolder(): string {
+  // dist/index.js -> dist/builtin-skills/; src/skills/load-skills.ts -> the repository's extensions/skills/.
+  const shipped = fileURLToPath(new URL('./builtin-skills/', import.meta.url));
+  const repository = fileURLToPath(new URL('../../../../extensions/skills/', import.meta.url));
+  for (const folder of [shipped, repository]) if (existsSync(join(folder, 'code-review', SKILL_FILE))) return folder;
+  throw new Error(
+    `The built-in skills of @boxagnts/tools are not at ${shipped}. Reinstall @boxagnts/tools; if you bundle it into an app, copy node_modules/@boxagnts/tools/dist/builtin-skills/ to that folder, next to the bundle.`,
+  );
+}
+
 /** Options of {@link defaultSkillFolders}. */
 export interface DefaultSkillFoldersOptions {
   /** The project root. */
   root: string;
   /** The user's global skills; default `~/.boxagnts/skills`. */
   globalFolder?: string;
-  /** Skills shipped with the host (e.g. the repository's `extensions/skills`), searched last. */
+  /** The built-in skills, searched after the global folder: usually {@link builtinSkillsFolder}(). */
   builtinFolder?: string;
+  /**
+   * A BoxAgnts workspace folder (the one holding `.boxagnts/` and `root/`): its
+   * `extensions/skills` is searched, when it exists, after the global folder and before the
+   * built-ins, so a workspace's own skill replaces a built-in of the same name.
+   */
+  workspace?: string;
 }
 
 /**
- * The standard search order, first wins: the user's global folder, the built-ins, then the
- * project's `.boxagnts/skills`, `.agents/skills` and `.claude/skills`. The project folders are
+ * The standard search order, first wins: the user's global folder, a BoxAgnts workspace's
+ * `extensions/skills` (with `workspace`, when it exists), the built-ins, then the project's `.boxagnts/skills`, `.agents/skills` and `.claude/skills`. The project folders are
  * inside the agents' root, which the agents' own tools can write, so a skill planted there can add
  * a skill but never replace a global or built-in one (the clash is reported in `overrides` and
  * `warnings`). Pass the same `root` as `LoadSkillsOptions.writableRoot` so its files are read with
@@ -84,6 +114,10 @@ export interface DefaultSkillFoldersOptions {
  */
 export function defaultSkillFolders(options: DefaultSkillFoldersOptions): string[] {
   const folders = [options.globalFolder ?? join(homedir(), '.boxagnts', 'skills')];
+  if (options.workspace !== undefined) {
+    const extensions = join(options.workspace, 'extensions', 'skills');
+    if (existsSync(extensions)) folders.push(extensions);
+  }
   if (options.builtinFolder !== undefined) folders.push(options.builtinFolder);
   folders.push(
     join(options.root, '.boxagnts', 'skills'),
