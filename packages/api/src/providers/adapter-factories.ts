@@ -7,7 +7,10 @@ import { createOpenAIChatProvider } from '../adapters/openai-chat/openai-chat-pr
 import { createOpenAIResponsesProvider } from '../adapters/openai-responses/openai-responses-provider.js';
 import type { AdapterSettings } from '../shared/adapter-settings.js';
 import type { LlmProvider } from '../spec/provider.js';
+import { createProviderChain } from './provider-chain.js';
 import type { BuiltinAdapterId, BuiltinAdapterSettings } from './provider-entry.js';
+import { createGitHubCopilotProvider } from './token-files/github-copilot-provider.js';
+import { createOpenAICodexProvider } from './token-files/openai-codex-provider.js';
 
 /**
  * Makes an {@link LlmProvider} from settings: what a protocol adapter exports. A third-party adapter
@@ -30,6 +33,10 @@ export const BUILTIN_ADAPTER_FACTORIES: {
   'bedrock-converse': createBedrockConverseProvider,
   'cohere-v2': createCohereProvider,
   ollama: createOllamaProvider,
+  'github-copilot': createGitHubCopilotProvider,
+  'openai-codex': createOpenAICodexProvider,
+  // A registry passes its own resolver (provider ids of the upstreams); standalone it takes providers.
+  'provider-chain': createProviderChain,
 };
 
 /** Whether `id` names a built-in adapter. */

@@ -5,6 +5,9 @@ import type { GeminiSettings } from '../adapters/gemini/gemini-provider.js';
 import type { OllamaSettings } from '../adapters/ollama/ollama-provider.js';
 import type { OpenAIChatSettings } from '../adapters/openai-chat/openai-chat-settings.js';
 import type { OpenAIResponsesSettings } from '../adapters/openai-responses/openai-responses-provider.js';
+import type { ProviderChainSettings } from './provider-chain.js';
+import type { GitHubCopilotSettings } from './token-files/github-copilot-provider.js';
+import type { OpenAICodexSettings } from './token-files/openai-codex-provider.js';
 
 /**
  * The settings type of each protocol adapter shipped with the package, by adapter id. A row's
@@ -18,6 +21,12 @@ export interface BuiltinAdapterSettings {
   'bedrock-converse': BedrockConverseSettings;
   'cohere-v2': CohereSettings;
   ollama: OllamaSettings;
+  /** GitHub Copilot: Chat Completions and Responses with a GitHub token (or BoxAgnts' `auth.json`). */
+  'github-copilot': GitHubCopilotSettings;
+  /** OpenAI Codex on a ChatGPT login read from BoxAgnts' `codex_tokens.json`, refreshed when expired. */
+  'openai-codex': OpenAICodexSettings;
+  /** A chain of other providers tried in order (see `createProviderChain`). */
+  'provider-chain': ProviderChainSettings;
 }
 
 /** The id of a protocol adapter shipped with the package. */
@@ -102,6 +111,12 @@ export interface ProviderEntryBase {
    * the configured state only; the adapter reads them itself.
    */
   alternativeCredentialEnvVars?: readonly (readonly string[])[];
+  /**
+   * Files that may hold the credential instead of a variable (BoxAgnts' token files), relative to the
+   * working directory; `{name}` placeholders are filled from {@link parameters}. A present file
+   * counts as configured (`credentialSource: 'file'`); the adapter reads it when a request is made.
+   */
+  credentialFiles?: readonly string[];
   /** A key is sent when one is found, but none is needed (a local Ollama; a vLLM without `--api-key`). */
   apiKeyOptional?: boolean;
   /** How the key is sent; see {@link ProviderAuthStyle}. */

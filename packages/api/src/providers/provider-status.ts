@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { ProviderEntry } from './provider-entry.js';
-import { missingParameters } from './provider-parameters.js';
+import { findParameter, missingParameters } from './provider-parameters.js';
 
 /**
  * One provider as `registry.list()` reports it: whether it can be used now and where its credential
@@ -12,10 +14,11 @@ export interface ProviderStatus {
   /** A credential is present (or none is needed), and so is every required parameter and base URL. */
   configured: boolean;
   /**
-   * Where the credential comes from: an explicit `option`, the `environment`, or `not-needed` (a
-   * local server, or an optional key that is absent); `undefined` when none was found.
+   * Where the credential comes from: an explicit `option`, the `environment`, a token `file` (the
+   * row's `credentialFiles`, e.g. BoxAgnts' login), or `not-needed` (a local server, or an optional
+   * key that is absent); `undefined` when none was found.
    */
-  credentialSource: 'option' | 'environment' | 'not-needed' | undefined;
+  credentialSource: 'option' | 'environment' | 'file' | 'not-needed' | undefined;
   /** The environment variables found holding it (two for an AWS access key pair), when from the environment. */
   credentialVariables: readonly string[];
   /** Every variable checked for a key, in order. */
@@ -25,6 +28,8 @@ export interface ProviderStatus {
   docsURL: string;
   defaultModel: string | undefined;
   modelsDevId: string | undefined;
+  /** Other ids that reach this row (`together-ai`, `togetherai` for `together`); absent when none. */
+  aliases?: readonly string[];
 }
 
 /** The explicit options that bear on the configured state. */
@@ -46,7 +51,10 @@ export function providerStatus(entry: ProviderEntry, options: ProviderStatusOpti
     const variables = [entry.apiKeyEnvVars.join(', '), ...(entry.alternativeCredentialEnvVars ?? []).map(joinPair)]
       .filter((text) => text !== '')
       .join(' or ');
-    missing.push(`an API key${variables === '' ? '' : `: ${variables}`}`);
+    const files = (entry.credentialFiles ?? []).join(' or ');
+    missing.push(
+      `an API key${variables === '' ? '' : `: ${variables}`}${files === '' ? '' : `${variables === '' ? ': ' : ' or '}a token file ${files}`}`,
+    );
   }
   for (const name of missingParameters(entry, options.parameters, env)) missing.push(`parameter ${name}`);
   if (entry.requiresBaseURL === true && isBlank(options.baseURL) && isBlank(entry.baseURL)) missing.push('baseURL');
@@ -78,6 +86,13 @@ function findCredential(
     if (group.length > 0 && group.every((name) => !isBlank(env[name]))) {
       return { source: 'environment', variables: [...group] };
     }
+  }
+  for (const template of entry.credentialFiles ?? []) {
+    const path = template.replace(
+      /\{([a-zA-Z0-9_]+)\}/g,
+      (_, name: string) => findParameter(entry, name, options.parameters, env) ?? '',
+    );
+    if (existsSync(resolve(process.cwd(), path))) return { source: 'file', variables: [] };
   }
   if (entry.apiKeyOptional === true) return { source: 'not-needed', variables: [] };
   return { source: undefined, variables: [] };

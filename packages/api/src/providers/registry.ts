@@ -3,6 +3,8 @@ import { BUILTIN_ADAPTER_FACTORIES, isBuiltinAdapterId, type ProviderAdapterFact
 import { BUILTIN_PROVIDERS } from './builtin-providers.js';
 import { type ProviderCatalogue, SHIPPED_PROVIDER_CATALOGUE } from './catalogue-models.js';
 import { createEntryProvider } from './entry-provider.js';
+import { BUILTIN_PROVIDER_ALIASES, type ProviderAlias } from './provider-aliases.js';
+import { createProviderChain, PROVIDER_CHAIN_ADAPTER, type ProviderChainSettings } from './provider-chain.js';
 import { ProviderConfigurationError } from './provider-configuration-error.js';
 import type { ProviderEntry, ThirdPartyAdapterId } from './provider-entry.js';
 import type { ProviderOptions } from './provider-options.js';
@@ -42,6 +44,11 @@ export interface ProviderRegistryOptions {
   defaultProvider?: string;
   /** The model catalogue for `listModels()` fallbacks and bare model names; default the shipped one. */
   catalogue?: ProviderCatalogue;
+  /**
+   * Other names of rows (BoxAgnts' and models.dev's ids); default {@link BUILTIN_PROVIDER_ALIASES}.
+   * An alias whose row is not registered is kept and resolves once the row is registered.
+   */
+  aliases?: readonly ProviderAlias[];
 }
 
 /** Options of {@link ProviderRegistry.createProvider}: a provider id plus {@link ProviderOptions}. */
@@ -60,6 +67,15 @@ export interface ProviderRegistry {
   register(entry: ProviderEntry, options?: { replace?: boolean }): void;
   /** Removes a row; `false` when there was none. */
   unregister(id: string): boolean;
+  /**
+   * Adds another name for a row (`{alias: 'together-ai', provider: 'together'}`), optionally with a
+   * region preset. A name that is already a row id or an alias is an error unless `replace` is set.
+   */
+  registerAlias(alias: ProviderAlias, options?: { replace?: boolean }): void;
+  /** Every alias, in registration order. */
+  aliases(): ProviderAlias[];
+  /** The row id a provider id or alias stands for (`together-ai` -> `together`); `undefined` when neither. */
+  resolveId(idOrAlias: string): string | undefined;
   /** Adds a third-party adapter (its id must contain `:`, e.g. `acme:chat`); built-in ids cannot be replaced. */
   registerAdapter<Settings extends object = Record<string, unknown>>(
     id: ThirdPartyAdapterId,
@@ -69,7 +85,7 @@ export interface ProviderRegistry {
   unregisterAdapter(id: ThirdPartyAdapterId): boolean;
   /** Applies a plugin and returns the registry, so calls chain. */
   use(plugin: ProviderPlugin): ProviderRegistry;
-  /** The row of a provider id. */
+  /** The row of a provider id (or alias). */
   get(id: string): ProviderEntry | undefined;
   /** Every provider with its configured state, in registration order. Never holds a key. */
   list(): ProviderStatus[];
@@ -106,29 +122,91 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
   const cache = new Map<string, LlmProvider>();
   const catalogue = options.catalogue ?? SHIPPED_PROVIDER_CATALOGUE;
   const environment = () => options.env ?? process.env;
+  const aliasMap = new Map<string, ProviderAlias>();
+
+  /** A chain row's adapter, resolving its upstreams' ids through this registry. */
+  const chainFactory: ProviderAdapterFactory = (settings) =>
+    createProviderChain({
+      ...(settings as unknown as ProviderChainSettings),
+      resolveProvider: (id) => {
+        if (entryOf(canonicalId(id)).adapter === PROVIDER_CHAIN_ADAPTER) {
+          throw new ProviderConfigurationError({
+            providerId: id,
+            message: `Provider "${id}" is itself a provider chain: a chain's upstreams must be providers, not chains.`,
+          });
+        }
+        return registry.getProvider(id);
+      },
+      isAvailable: (id) => upstreamConfigured(id),
+    });
 
   const context = {
     adapterFactory: (adapterId: string): ProviderAdapterFactory | undefined =>
-      isBuiltinAdapterId(adapterId)
-        ? (BUILTIN_ADAPTER_FACTORIES[adapterId] as unknown as ProviderAdapterFactory)
-        : adapters.get(adapterId),
+      adapterId === PROVIDER_CHAIN_ADAPTER
+        ? chainFactory
+        : isBuiltinAdapterId(adapterId)
+          ? (BUILTIN_ADAPTER_FACTORIES[adapterId] as unknown as ProviderAdapterFactory)
+          : adapters.get(adapterId),
     catalogueModels: (entry: ProviderEntry): ModelInfo[] => catalogue.listModels(entry),
   };
 
+  /** The row id `id` stands for: itself when it is a row (rows win over aliases), else its alias target. */
+  function canonicalId(id: string): string {
+    if (entries.has(id)) return id;
+    return aliasMap.get(id)?.provider ?? id;
+  }
+
   function entryOf(id: string): ProviderEntry {
-    const entry = entries.get(id);
+    const entry = entries.get(canonicalId(id));
     if (entry === undefined) {
+      const alias = aliasMap.get(id);
       throw new ProviderConfigurationError({
         providerId: id,
-        message: `Unknown provider "${id}": register it (registry.register(entry)) or use one of ${[...entries.keys()].join(', ')}.`,
+        message:
+          alias === undefined
+            ? `Unknown provider "${id}": register it (registry.register(entry)) or use one of ${[...entries.keys()].join(', ')}.`
+            : `Provider "${id}" is an alias of "${alias.provider}", which is not registered: register that row first.`,
       });
     }
     return entry;
   }
 
+  /** The options of `id` as asked (an alias's own, else its row's), with the alias's region preset. */
   function optionsOf(id: string): ProviderOptions {
-    const explicit = configured.get(id) ?? {};
+    const target = canonicalId(id);
+    const alias = target === id ? undefined : aliasMap.get(id);
+    let explicit = configured.get(id) ?? configured.get(target) ?? {};
+    if (alias?.region !== undefined && explicit.region === undefined && explicit.baseURL === undefined) {
+      explicit = { ...explicit, region: alias.region };
+    }
     return options.env === undefined || explicit.env !== undefined ? explicit : { ...explicit, env: options.env };
+  }
+
+  function statusOf(entry: ProviderEntry, id: string): ProviderStatus {
+    const explicit = configured.get(id) ?? configured.get(entry.id) ?? {};
+    const status = providerStatus(entry, { ...explicit }, explicit.env ?? environment());
+    const names = [...aliasMap.values()].filter((alias) => alias.provider === entry.id).map((alias) => alias.alias);
+    const withAliases = names.length === 0 ? status : { ...status, aliases: names };
+    if (entry.adapter !== PROVIDER_CHAIN_ADAPTER) return withAliases;
+    const upstreams = chainUpstreamIds(entry);
+    const usable = upstreams.filter(upstreamConfigured);
+    return {
+      ...withAliases,
+      configured: usable.length > 0,
+      credentialSource: usable.length > 0 ? 'not-needed' : undefined,
+      missing: usable.length > 0 ? [] : [`a key for at least one upstream: ${upstreams.join(', ')}`],
+    };
+  }
+
+  /** Whether an upstream of a chain is usable now (a chain inside a chain never is). */
+  function upstreamConfigured(id: string): boolean {
+    const entry = entries.get(canonicalId(id));
+    if (entry === undefined || entry.adapter === PROVIDER_CHAIN_ADAPTER) return false;
+    return statusOf(entry, id).configured;
+  }
+
+  function dropAliasesOf(id: string) {
+    for (const alias of aliasMap.values()) if (alias.provider === id) cache.delete(alias.alias);
   }
 
   const registry: ProviderRegistry = {
@@ -142,11 +220,52 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
       }
       entries.set(entry.id, entry);
       cache.delete(entry.id);
+      dropAliasesOf(entry.id);
     },
 
     unregister(id) {
       cache.delete(id);
+      dropAliasesOf(id);
       return entries.delete(id);
+    },
+
+    registerAlias(alias, aliasOptions = {}) {
+      if (!/^[a-z0-9][a-z0-9._-]*$/.test(alias.alias) || alias.provider.trim() === '') {
+        throw new ProviderConfigurationError({
+          providerId: alias.alias,
+          message: `Alias "${alias.alias}" is invalid: an alias is lower-case letters, digits, ".", "_" or "-", and names a provider.`,
+        });
+      }
+      if (alias.alias === alias.provider) {
+        throw new ProviderConfigurationError({
+          providerId: alias.alias,
+          message: `Alias "${alias.alias}" names itself: point it at another provider id.`,
+        });
+      }
+      const taken = entries.has(alias.alias) ? 'a provider id' : aliasMap.has(alias.alias) ? 'an alias' : undefined;
+      if (taken !== undefined && aliasOptions.replace !== true) {
+        throw new ProviderConfigurationError({
+          providerId: alias.alias,
+          message: `"${alias.alias}" is already ${taken}: pick another name or pass { replace: true }.`,
+        });
+      }
+      if (aliasMap.has(alias.provider)) {
+        throw new ProviderConfigurationError({
+          providerId: alias.alias,
+          message: `Alias "${alias.alias}" points at "${alias.provider}", which is itself an alias: point it at the row "${aliasMap.get(alias.provider)?.provider}".`,
+        });
+      }
+      aliasMap.set(alias.alias, { ...alias });
+      cache.delete(alias.alias);
+    },
+
+    aliases() {
+      return [...aliasMap.values()].map((alias) => ({ ...alias }));
+    },
+
+    resolveId(idOrAlias) {
+      const id = canonicalId(idOrAlias);
+      return entries.has(id) ? id : undefined;
     },
 
     registerAdapter(id, factory) {
@@ -170,20 +289,17 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
     },
 
     get(id) {
-      return entries.get(id);
+      return entries.get(canonicalId(id));
     },
 
     list() {
-      const env = environment();
-      return [...entries.values()].map((entry) => {
-        const explicit = configured.get(entry.id) ?? {};
-        return providerStatus(entry, { ...explicit }, explicit.env ?? env);
-      });
+      return [...entries.values()].map((entry) => statusOf(entry, entry.id));
     },
 
     configure(id, providerOptions) {
       configured.set(id, providerOptions);
       cache.delete(id);
+      dropAliasesOf(canonicalId(id));
     },
 
     createProvider({ provider, ...providerOptions }) {
@@ -203,7 +319,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
     resolve(modelReference) {
       const reference = modelReference.trim();
       const slash = reference.indexOf('/');
-      if (slash > 0 && entries.has(reference.slice(0, slash))) {
+      if (slash > 0 && registry.resolveId(reference.slice(0, slash)) !== undefined) {
         const id = reference.slice(0, slash);
         const model = reference.slice(slash + 1);
         if (model === '') {
@@ -236,7 +352,16 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
   }
 
   for (const entry of options.providers ?? BUILTIN_PROVIDERS) registry.register(entry);
+  for (const alias of options.aliases ?? BUILTIN_PROVIDER_ALIASES) {
+    if (!entries.has(alias.alias)) registry.registerAlias(alias);
+  }
   return registry;
+}
+
+/** The provider ids (or aliases) a chain row names as its upstreams. */
+function chainUpstreamIds(entry: ProviderEntry): string[] {
+  const upstreams = (entry.settings as Partial<ProviderChainSettings> | undefined)?.upstreams ?? [];
+  return upstreams.flatMap((upstream) => (typeof upstream.provider === 'string' ? [upstream.provider] : []));
 }
 
 /** Refuses rows that cannot work, with the field to fix. */

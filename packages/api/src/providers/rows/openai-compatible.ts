@@ -14,7 +14,7 @@ export const openaiCompatibleProvider: ProviderEntry = {
   name: 'OpenAI-compatible server',
   adapter: 'openai-chat',
   requiresBaseURL: true,
-  apiKeyEnvVars: ['OPENAI_COMPATIBLE_API_KEY'],
+  apiKeyEnvVars: ['OPENAI_COMPATIBLE_API_KEY', 'CUSTOM_OPENAI_API_KEY'],
   apiKeyOptional: true,
   authStyle: 'bearer',
   docsURL: 'https://platform.openai.com/docs/api-reference/chat/create',
