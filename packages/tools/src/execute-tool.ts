@@ -1,4 +1,4 @@
-import { checkToolInputValue, type ToolInputLimits } from '@boxagnts/api';
+import { checkToolInputValue, type JsonObject, type ToolInputLimits } from '@boxagnts/api';
 import type { z } from 'zod';
 import type { AnyTool, ToolResult } from './tool.js';
 import type { ToolContext } from './tool-context.js';
@@ -203,9 +203,64 @@ function run(tool: AnyTool, input: unknown, context: ToolContext, timeoutMs: num
 }
 
 /**
+ * A call's input after {@link validateToolInput}: usable (`input` as given, bounded; `value` what
+ * the tool's schema made of it, defaults applied) or refused with the error result the model gets.
+ */
+export type ValidatedToolInput = { ok: true; input: JsonObject; value: unknown } | { ok: false; result: ToolResult };
+
+/**
+ * Bounds a call's input (size, nesting depth) and parses it with the tool's `inputSchema`: the one
+ * validation of a call. {@link executeTool} calls it; a wrapper that must see the validated input
+ * before the tool runs (a tool set's permission checks) calls it itself, then runs the tool with
+ * {@link executeValidatedTool}, so no input is parsed twice.
+ */
+export function validateToolInput(tool: AnyTool, input: unknown, limits?: ToolInputLimits): ValidatedToolInput {
+  const bounded = checkToolInputValue(input ?? {}, limits);
+  if (!bounded.ok) {
+    return {
+      ok: false,
+      result: errorResult(`Invalid input for tool "${tool.name}": ${bounded.error.message}. Send a smaller input.`),
+    };
+  }
+  const parsed = tool.inputSchema.safeParse(bounded.input);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      result: errorResult(
+        `Invalid input for tool "${tool.name}":\n${describeIssues(parsed.error)}\nFix the input and call the tool again.`,
+      ),
+    };
+  }
+  return { ok: true, input: bounded.input, value: parsed.data };
+}
+
+/**
+ * Runs a call whose input {@link validateToolInput} already accepted (`value` is its output): the
+ * call aborted on the context's signal or the timeout, and every failure (a throw, a timeout, an
+ * abort) turned into an error result. Never throws.
+ */
+export function executeValidatedTool(
+  tool: AnyTool,
+  value: unknown,
+  context: ToolContext,
+  options: Pick<ExecuteToolOptions, 'timeoutMs'> = NO_OPTIONS,
+): Promise<ToolResult> {
+  try {
+    if (context.signal.aborted) {
+      return Promise.resolve(errorResult(`Tool "${tool.name}" was not run: the run was cancelled.`));
+    }
+    return run(tool, value, context, options.timeoutMs ?? tool.timeoutMs);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
  * Runs one tool call the way the loop must: input bounded (size, depth) and validated first, the
  * call aborted on the context's signal or the timeout, and every failure (bad input, a throw, a
- * timeout, an abort) turned into an error result the model can read. Never throws.
+ * timeout, an abort) turned into an error result the model can read. Never throws. A tool that
+ * declares `validatesOwnInput` (a tool set's guarded tool, which validates before its checks) gets
+ * the input as given, so the call is still validated once.
  */
 export function executeTool(
   tool: AnyTool,
@@ -214,25 +269,12 @@ export function executeTool(
   options: ExecuteToolOptions = NO_OPTIONS,
 ): Promise<ToolResult> {
   try {
-    const bounded = checkToolInputValue(input ?? {}, options.limits);
-    if (!bounded.ok) {
-      return Promise.resolve(
-        errorResult(`Invalid input for tool "${tool.name}": ${bounded.error.message}. Send a smaller input.`),
-      );
-    }
-    const parsed = tool.inputSchema.safeParse(bounded.input);
-    if (!parsed.success) {
-      return Promise.resolve(
-        errorResult(
-          `Invalid input for tool "${tool.name}":\n${describeIssues(parsed.error)}\nFix the input and call the tool again.`,
-        ),
-      );
-    }
-    if (context.signal.aborted) {
-      return Promise.resolve(errorResult(`Tool "${tool.name}" was not run: the run was cancelled.`));
-    }
-    return run(tool, parsed.data, context, options.timeoutMs ?? tool.timeoutMs);
+    if (tool.validatesOwnInput === true) return executeValidatedTool(tool, input ?? {}, context, options);
+    const validated = validateToolInput(tool, input, options.limits);
+    if (!validated.ok) return Promise.resolve(validated.result);
+    return executeValidatedTool(tool, validated.value, context, options);
   } catch (error) {
+    // A schema that throws (a refinement's bug) is a programmer error: reject, as before.
     return Promise.reject(error);
   }
 }

@@ -52,6 +52,12 @@ export interface Tool<Schema extends z.ZodType = z.ZodType> {
   readonly deferred?: boolean;
   /** A JSON Schema to send instead of the one derived from `inputSchema` (e.g. an MCP server's own). */
   readonly jsonSchema?: JsonSchema;
+  /**
+   * Set by wrappers that validate the input themselves before running the tool they wrap (a tool
+   * set's guarded tools): `executeTool` then passes the input through as given, so one call is
+   * validated once. A plain tool leaves it unset and gets input its schema accepted.
+   */
+  readonly validatesOwnInput?: boolean;
   execute(input: z.output<Schema>, context: ToolContext): Promise<ToolResult>;
 }
 

@@ -54,3 +54,15 @@ describe("skills planted in the agents' root/", () => {
     expect(body.warnings.some((warning) => warning.message.includes("never replaces the host's skill"))).toBe(true);
   });
 });
+
+describe("BoxAgnts' skill folder <workspace>/extensions/skills", () => {
+  it('is searched when the workspace has it: the prompt listing, the skill tool and GET /skills', async () => {
+    current = await createTestWorkspace({ steps: [{ text: 'ok' }] });
+    await writeSkill(join(current.dir, 'extensions', 'skills'), 'weather-report', 'A BoxAgnts skill.');
+    const layers = await readSystemLayers(current.workspace);
+    expect(layers.skills).toContain('- weather-report: A BoxAgnts skill.');
+    gateway = await startGateway({ workspace: current.workspace, port: 0 });
+    const body = (await (await fetch(`${gateway.url}/skills`)).json()) as { skills: { name: string }[] };
+    expect(body.skills.map((skill) => skill.name)).toContain('weather-report');
+  });
+});

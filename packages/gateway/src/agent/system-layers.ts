@@ -1,5 +1,6 @@
 import { loadSkills } from '@boxagnts/tools';
 import type { Workspace } from '@boxagnts/workspace';
+import { workspaceSkillFolders } from './skill-folders.js';
 
 /** The workspace's parts of the system prompt, read when a run starts. */
 export interface SystemLayers {
@@ -21,7 +22,7 @@ export async function readSystemLayers(workspace: Workspace): Promise<SystemLaye
     workspace.agentsMd(),
     workspace.outputStyle(),
     // Folders inside root/ are the agents' own: their skills never replace a host's.
-    loadSkills({ folders: workspace.config.skills.folders, writableRoot: workspace.paths.root }),
+    loadSkills({ folders: workspaceSkillFolders(workspace), writableRoot: workspace.paths.root }),
   ]);
   const skillLines = catalogue.skills.map((skill) => `- ${skill.name}: ${skill.description}`);
   const agentsText = agentsMd.text.trim();

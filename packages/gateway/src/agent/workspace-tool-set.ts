@@ -14,6 +14,7 @@ import {
 } from '@boxagnts/tools-manager';
 import { createSandboxToolSource, type SandboxToolSourceOptions } from '@boxagnts/wasm-tools';
 import type { KeyReference, Workspace, WorkspaceAgent } from '@boxagnts/workspace';
+import { workspaceSkillFolders } from './skill-folders.js';
 
 /** Options of {@link createWorkspaceToolSet}. */
 export interface WorkspaceToolSetOptions {
@@ -94,7 +95,7 @@ export async function createWorkspaceToolSet(
   const config = workspace.config;
   const mcp = await mcpSources(workspace);
   const sources: ToolSource[] = [
-    nativeToolSource({ skills: { folders: config.skills.folders } }),
+    nativeToolSource({ skills: { folders: workspaceSkillFolders(workspace) } }),
     createSandboxToolSource({
       webFetch: { allowedHosts: config.network.allowedHosts },
       ...options.sandbox,

@@ -1,6 +1,7 @@
 import { findModel, listCatalogueModels } from '@boxagnts/api';
 import { loadSkills } from '@boxagnts/tools';
 import { Hono } from 'hono';
+import { workspaceSkillFolders } from '../agent/skill-folders.js';
 import { providerKeyStates } from '../agent/workspace-providers.js';
 import type { GatewayEnv, GatewayServices } from './gateway-env.js';
 import { maskConfig } from './mask-config.js';
@@ -18,7 +19,7 @@ export function catalogRoutes(services: GatewayServices): Hono<GatewayEnv> {
   );
   app.get('/skills', async (context) => {
     const catalogue = await loadSkills({
-      folders: services.workspace.config.skills.folders,
+      folders: workspaceSkillFolders(services.workspace),
       writableRoot: services.workspace.paths.root,
     });
     return context.json({

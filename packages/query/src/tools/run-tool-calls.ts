@@ -5,6 +5,7 @@ import {
   checkPlanMode,
   errorResult,
   executeTool,
+  executeValidatedTool,
   type ToolContext,
   type ToolResult,
 } from '@boxagnts/tools';
@@ -84,8 +85,9 @@ function startOne(call: ToolUseBlock, options: RunToolCallsOptions, prepared?: P
   const timeoutMs = found.timeoutMs ?? options.timeoutMs;
   if (prepared === undefined) return executeTool(found, call.input, withCall(options, call.id), { timeoutMs });
   if (!prepared.run) return Promise.resolve(prepared.result);
+  // `prepare` validated the input and settled on the one to run: no second validation here.
   const allowed: AnyTool = { ...found, execute: (_input: unknown, context: ToolContext) => prepared.execute(context) };
-  return executeTool(allowed, call.input, withCall(options, call.id), { timeoutMs });
+  return executeValidatedTool(allowed, call.input, withCall(options, call.id), { timeoutMs });
 }
 
 /** Ends one call: the loop-detection note, `tool-end`, and the `tool_result` block. */

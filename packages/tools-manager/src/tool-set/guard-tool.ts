@@ -13,7 +13,7 @@ export type PreparedCall =
 /**
  * Wraps a tool so every call goes through the tool set's checks ({@link runGuardedCall}). The
  * wrapper shows the model exactly what the tool shows (name, description, schemas, permission,
- * concurrency) but has no `timeoutMs` of its own: the inner tool's timeout applies to the tool
+ * concurrency) and validates the input itself, once (`validatesOwnInput`), but has no `timeoutMs` of its own: the inner tool's timeout applies to the tool
  * alone, not to hooks or to a user deciding whether to allow it. A deferred tool that is not
  * loaded yet refuses calls and says how to load it. `prepare` runs only the checks and hands back
  * the call to run, so a loop can check every call of a turn before running any.
@@ -48,11 +48,10 @@ export function guardTool(
     try {
       const checked = await checkGuardedCall(services, tool, input, context, false);
       if (!checked.run) return checked;
-      const allowedInput = checked.input;
       return {
         run: true,
         execute: (runContext: ToolContext) =>
-          executeGuardedCall(services, tool, allowedInput, runContext).catch(checksFailed),
+          executeGuardedCall(services, tool, checked, runContext).catch(checksFailed),
       };
     } catch (error) {
       return { run: false, result: checksFailed(error) };
@@ -65,6 +64,8 @@ export function guardTool(
     permission: tool.permission,
     ...(tool.concurrencySafe === undefined ? {} : { concurrencySafe: tool.concurrencySafe }),
     ...(tool.jsonSchema === undefined ? {} : { jsonSchema: tool.jsonSchema }),
+    // The checks validate the input once and run the tool on that result (see guarded-call.ts).
+    validatesOwnInput: true,
     execute,
     prepare,
   };

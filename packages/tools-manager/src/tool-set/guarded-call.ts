@@ -1,11 +1,12 @@
 import type { JsonObject } from '@boxagnts/api';
 import {
   type AnyTool,
-  errorResult,
-  executeTool,
+  executeValidatedTool,
   type ToolContext,
   type ToolLogger,
   type ToolResult,
+  type ValidatedToolInput,
+  validateToolInput,
 } from '@boxagnts/tools';
 import { runAfterToolHooks, runBeforeToolHooks } from '../hooks/run-hooks.js';
 import type { AskHandler, PermissionAnswer, PermissionDecision, PermissionEngine, ToolHooks } from '../types.js';
@@ -15,7 +16,6 @@ import { type PlanModeSync, planModeRefusal } from './plan-mode-check.js';
 import type { RememberedAnswers } from './remembered-answers.js';
 import type { PermissionDecider, ToolSetEvent } from './tool-set-events.js';
 import { type TurnSequencer, turnKey } from './turn-sequencer.js';
-import { validateInput } from './validate-input.js';
 
 /** What every guarded call of one tool set shares. */
 export interface GuardServices {
@@ -121,23 +121,35 @@ async function checkPermission(
   return { run: false, result: permissionRefusal(userDeniedText(tool.name, answer.reason), denied) };
 }
 
-/** Where the checks before a call leave it: run with this input, or answered with a refusal. */
-type CheckedCall = { run: true; input: JsonObject } | { run: false; result: ToolResult };
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The text of a refused validation (its error result's first text block). */
+function refusalText(validated: ValidatedToolInput & { ok: false }): string {
+  const first = validated.result.content[0];
+  return first?.type === 'text' ? first.text : `Invalid input for tool.`;
+}
 
 /** Steps (b) and (c): the before-tool hooks, then the permission decision on the final input. */
 async function checkCall(
   services: GuardServices,
   tool: AnyTool,
-  input: JsonObject,
+  validated: ValidatedToolInput & { ok: true },
   keys: DeclaredKeys,
   context: ToolContext,
-): Promise<CheckedCall> {
+): Promise<GuardedVerdict> {
+  const input = stripUndeclared(validated.input, keys);
+  // Only an input a hook rewrote is validated again; the last check of a rewrite is kept for the tool.
+  let lastChecked: { candidate: JsonObject; validated: ValidatedToolInput & { ok: true } } | undefined;
   const before = await runBeforeToolHooks(
     services.hooks.beforeTool ?? [],
     { tool: { name: tool.name, permission: tool.permission }, input, context },
     (candidate) => {
-      const checked = validateInput(tool, candidate);
-      return checked.ok ? { ok: true } : { ok: false, message: checked.message };
+      const checked = validateToolInput(tool, candidate);
+      if (!checked.ok) return { ok: false, message: refusalText(checked) };
+      lastChecked = { candidate, validated: checked };
+      return { ok: true };
     },
     { onFailure: (failure) => services.emit({ type: 'hook-failure', failure }), roots: services.roots },
   );
@@ -156,15 +168,27 @@ async function checkCall(
         : `Tool "${tool.name}" was not run: hook ${before.hook} rewrote its input into one the tool rejects.\n${before.message}`;
     return { run: false, result: permissionRefusal(text, decision, { hook: before.hook }) };
   }
-  const final = validateInput(tool, stripUndeclared(before.input, keys));
-  if (!final.ok) return { run: false, result: errorResult(final.message) };
-
-  const verdict = await checkPermission(services, tool, stripUndeclared(final.parsed, keys), context);
-  return verdict.run ? { run: true, input: final.input } : verdict;
+  let final = validated;
+  if (before.input !== input) {
+    const rewritten = stripUndeclared(before.input, keys);
+    const checked =
+      lastChecked !== undefined && lastChecked.candidate === before.input && rewritten === before.input
+        ? lastChecked.validated
+        : validateToolInput(tool, rewritten);
+    if (!checked.ok) return { run: false, result: checked.result };
+    final = checked;
+  }
+  const finalInput = stripUndeclared(final.input, keys);
+  const value = isObject(final.value) ? stripUndeclared(final.value, keys) : final.value;
+  const verdict = await checkPermission(services, tool, isObject(value) ? value : finalInput, context);
+  return verdict.run ? { run: true, input: finalInput, value } : verdict;
 }
 
-/** Where the checks of one call leave it: refused with a result, or allowed to run with this input. */
-export type GuardedVerdict = { run: false; result: ToolResult } | { run: true; input: JsonObject };
+/**
+ * Where the checks of one call leave it: refused with a result, or allowed to run with this input
+ * (`input` as the hooks left it, `value` what the tool's schema made of it, for the tool).
+ */
+export type GuardedVerdict = { run: false; result: ToolResult } | { run: true; input: JsonObject; value: unknown };
 
 /**
  * The checks before one call, in order: (a) plan mode, (b) the before-tool hooks (block, or rewrite
@@ -188,11 +212,12 @@ export async function checkGuardedCall(
     decide(services, tool, context, decision, 'plan-mode');
     return { run: false, result: { ...planRefusal, metadata: { ...planRefusal.metadata, permission: decision } } };
   }
-  const validated = validateInput(tool, rawInput);
-  if (!validated.ok) return { run: false, result: errorResult(validated.message) };
+  // The one validation of the call: hooks, rules and the tool then use its result.
+  const validated = validateToolInput(tool, rawInput);
+  if (!validated.ok) return { run: false, result: validated.result };
   // Hooks, rules and the tool all see only the keys the tool declares (see declared-input.ts).
   const keys = declaredKeys(tool);
-  const checks = () => checkCall(services, tool, stripUndeclared(validated.input, keys), keys, context);
+  const checks = () => checkCall(services, tool, validated, keys, context);
   const sequencer = services.sequencer;
   if (sequencer === undefined) return checks();
   const key = turnKey(context);
@@ -202,16 +227,21 @@ export async function checkGuardedCall(
   return checked;
 }
 
-/** Steps (d) and (e) of an allowed call: the tool itself through `executeTool`, then the after-tool hooks. */
+/**
+ * Steps (d) and (e) of an allowed call: the tool itself on the input the checks validated (run with
+ * `executeValidatedTool`: timeout, abort, failures as results; no second validation), then the
+ * after-tool hooks.
+ */
 export async function executeGuardedCall(
   services: GuardServices,
   tool: AnyTool,
-  input: JsonObject,
+  checked: { input: JsonObject; value: unknown },
   context: ToolContext,
 ): Promise<ToolResult> {
+  const input = checked.input;
   const modeBefore = context.mode?.get();
   const started = performance.now();
-  const result = await executeTool(tool, input, context);
+  const result = await executeValidatedTool(tool, checked.value, context);
   const durationMs = Math.round(performance.now() - started);
   services.planSync.update(modeBefore, context.mode?.get());
 
@@ -233,5 +263,5 @@ export async function runGuardedCall(
   context: ToolContext,
 ): Promise<ToolResult> {
   const checked = await checkGuardedCall(services, tool, rawInput, context, true);
-  return checked.run ? executeGuardedCall(services, tool, checked.input, context) : checked.result;
+  return checked.run ? executeGuardedCall(services, tool, checked, context) : checked.result;
 }

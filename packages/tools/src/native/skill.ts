@@ -20,12 +20,37 @@ const skillInput = z.object({
     .describe(
       'Arguments for the skill as one string, split like a shell command line: words in order, or name=value; quote values that contain spaces. Leave out when the skill takes none.',
     ),
+  // BoxAgnts' call shape `{skill, args}`, accepted as it is so its prompts and models work unchanged.
+  skill: z.string().min(1).optional().describe('Same as "name" ("list" lists the skills).'),
+  args: z
+    .union([z.string(), z.array(z.string()), z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))])
+    .optional()
+    .describe('Same as "arguments"; also a list of words or an object of name: value.'),
 });
+
+/** The name BoxAgnts' `{skill: "list"}` uses for "list the skills". */
+const LIST = 'list';
 
 /** Options of {@link createSkillTool}. */
 export interface SkillToolOptions {
   /** Search folders, most specific first (see `defaultSkillFolders`). */
   folders: readonly string[];
+  /** The tool's name; default `skill` (`skill-tool` for prompts written for BoxAgnts that call it so). */
+  name?: string;
+}
+
+/** A word of an argument string: quoted when it holds a blank or a quote, so `splitArguments` gets it back whole. */
+function argumentWord(value: string): string {
+  return /^[^\s'"\\]+$/.test(value) ? value : `'${value.replace(/'/g, `'"'"'`)}'`;
+}
+
+/** `args` of the BoxAgnts shape as this tool's argument string. */
+function argumentString(args: z.output<typeof skillInput>['args']): string | undefined {
+  if (args === undefined || typeof args === 'string') return args;
+  if (Array.isArray(args)) return args.map(argumentWord).join(' ');
+  return Object.entries(args)
+    .map(([key, value]) => `${key}=${argumentWord(String(value))}`)
+    .join(' ');
 }
 
 function listingText(catalogue: SkillCatalogue): string {
@@ -57,16 +82,26 @@ function listingText(catalogue: SkillCatalogue): string {
  */
 export function createSkillTool(options: SkillToolOptions): Tool<typeof skillInput> {
   return defineTool({
-    name: 'skill',
+    name: options.name ?? 'skill',
     description: [
       'Load a skill: task-specific instructions (and supporting files) written for this project or user.',
       'Call it with a skill name before starting a task that a listed skill covers, then follow the instructions it returns.',
-      'Call it without a name to list the available skills with their descriptions.',
+      'Call it without a name (or with skill "list") to list the available skills with their descriptions.',
       'Do not use it to run commands or read arbitrary files; it only returns skill instructions.',
     ].join(' '),
     inputSchema: skillInput,
     permission: 'read-only',
-    execute: async ({ name, arguments: argumentString }, context) => {
+    execute: async (input, context) => {
+      if (input.name !== undefined && input.skill !== undefined && input.name !== input.skill) {
+        return errorResult('Give the skill either "name" or "skill" (the same field in two spellings), not both.');
+      }
+      if (input.arguments !== undefined && input.args !== undefined) {
+        return errorResult('Give the arguments either as "arguments" or as "args", not both.');
+      }
+      const given = input.name ?? input.skill;
+      // `{skill: "list"}` lists, unless a skill is really named "list" (then `name: "list"` loads it).
+      const name = input.name === undefined && given === LIST ? undefined : given;
+      const argumentText = input.arguments ?? argumentString(input.args);
       // Skills planted in the call's root never replace the host's (see loadSkills' writableRoot).
       const catalogue = await loadSkills({
         folders: options.folders,
@@ -95,7 +130,7 @@ export function createSkillTool(options: SkillToolOptions): Tool<typeof skillInp
           skipped === undefined ? '' : ` A skill folder "${name}" exists but was skipped: ${skipped.message}.`;
         return errorResult(`Unknown skill "${name}".${hint}${broken} Call skill without a name to list them all.`);
       }
-      const expansion = await expandSkill(skill, argumentString ?? '');
+      const expansion = await expandSkill(skill, argumentText ?? '');
       if (!expansion.ok) return errorResult(expansion.message);
       return textResult(expansion.text, {
         skill: skill.name,

@@ -25,15 +25,16 @@ function describeArguments(args: readonly SkillArgument[]): string {
   return `its arguments, in order: ${args
     .map(
       (argument) =>
-        `${argument.name} (${argument.required ? 'required' : 'optional'}${argument.description ? `: ${argument.description}` : ''})`,
+        `${argument.name} (${argument.required ? 'required' : 'optional'}${argument.default === undefined ? '' : `, default ${argument.default}`}${argument.description ? `: ${argument.description}` : ''})`,
     )
     .join(', ')}`;
 }
 
 /**
  * Matches the argument string to a skill's declared arguments: `name=value` words set an argument
- * by name, the other words fill the remaining arguments in declared order. Fails when a required
- * argument has no value, with a message naming it and the skill's arguments.
+ * by name, the other words fill the remaining arguments in declared order, and an argument still
+ * without a value takes its declared `default`. Fails when a required argument has no value, with
+ * a message naming it and the skill's arguments.
  */
 export function resolveSkillArguments(
   skill: Pick<SkillSummary, 'name' | 'args'>,
@@ -52,6 +53,7 @@ export function resolveSkillArguments(
     if (argument.name in named) continue;
     const value = queue.shift();
     if (value !== undefined) named[argument.name] = value;
+    else if (argument.default !== undefined) named[argument.name] = argument.default;
   }
   const missing = skill.args.filter((argument) => argument.required && (named[argument.name] ?? '') === '');
   if (missing.length > 0) {

@@ -38,6 +38,11 @@ export const skillFrontmatterSchema = z.object({
         name: z.string().regex(ARGUMENT_NAME, 'must be a letter or "_" followed by letters, digits or "_"'),
         description: z.string().optional(),
         required: z.boolean().default(false),
+        // BoxAgnts' `default:`, used when a call leaves the argument out (YAML may read it as a number or boolean).
+        default: z
+          .union([z.string(), z.number(), z.boolean()])
+          .transform((value) => String(value))
+          .optional(),
       }),
     )
     .optional(),

@@ -4,13 +4,19 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/** `name` (required), `name?` (optional) or `name=default` (optional, with a default). */
+function argumentLabel(argument: SkillSummary['args'][number]): string {
+  if (argument.default !== undefined) return `${argument.name}=${argument.default}`;
+  return argument.required ? argument.name : `${argument.name}?`;
+}
+
 /** One line for a skill: `- name: description (When to use: …) [args: …]`. */
 export function formatSkillLine(skill: SkillSummary): string {
   let line = `- ${skill.name}: ${oneLine(skill.description)}`;
   if (skill.whenToUse !== undefined && skill.whenToUse.trim() !== '')
     line += ` When to use: ${oneLine(skill.whenToUse)}`;
   if (skill.args.length > 0) {
-    line += ` [args: ${skill.args.map((argument) => (argument.required ? argument.name : `${argument.name}?`)).join(' ')}]`;
+    line += ` [args: ${skill.args.map(argumentLabel).join(' ')}]`;
   }
   return line;
 }

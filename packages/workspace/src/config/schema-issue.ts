@@ -1,3 +1,4 @@
+import { distance } from 'fastest-levenshtein';
 import type { z } from 'zod';
 import { ConfigError } from './config-error.js';
 import { formatFieldPath } from './env-substitution.js';
@@ -56,32 +57,16 @@ export function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): st
   return [...new Set(nodes.flatMap(objectKeys))];
 }
 
-function editDistance(a: string, b: string): number {
-  const previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = previous[0]!;
-    previous[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = previous[j]!;
-      previous[j] = Math.min(above + 1, previous[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return previous[b.length]!;
-}
-
 /** The known key closest to an unknown one, when it is close enough to be a typo. */
 export function closestKey(unknown: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of known) {
-    const distance =
-      candidate.toLowerCase() === unknown.toLowerCase()
-        ? 0
-        : editDistance(unknown.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) {
+    const apart =
+      candidate.toLowerCase() === unknown.toLowerCase() ? 0 : distance(unknown.toLowerCase(), candidate.toLowerCase());
+    if (apart < bestDistance) {
       best = candidate;
-      bestDistance = distance;
+      bestDistance = apart;
     }
   }
   return bestDistance <= Math.max(2, Math.floor(unknown.length / 3)) ? best : undefined;
