@@ -34,6 +34,7 @@ export { createGatewayApp, type GatewayAppOptions, type GatewayLog } from './htt
 export type { GatewayEnv, GatewayServices } from './http/gateway-env.js';
 export { maskConfig } from './http/mask-config.js';
 export { MAX_FILE_READ_BYTES } from './http/routes-files.js';
+export { sitesRoutes } from './http/routes-sites.js';
 export { finishReason } from './openai/openai-routes.js';
 export { RUN_END_EVENT, RunManager, type RunManagerOptions, type StartRunRequest } from './runs/run-manager.js';
 export {
@@ -51,5 +52,8 @@ export { createRateLimiter, type RateLimiter } from './security/rate-limiter.js'
 export { type GuardOptions, securityGuard } from './security/security-middleware.js';
 export { isLoopbackHost, SECURITY_DEFAULTS, type SecurityOptions } from './security/security-options.js';
 export { openTokenStore, type TokenInfo, type TokenStore } from './security/token-store.js';
+export { listenSites, type SitesListener, sitesPort } from './sites/listen-sites.js';
+export { MAX_SITE_URL_LENGTH, parseSiteRequestPath, type SiteRequestPath } from './sites/site-request-path.js';
+export { createSitesHandler, type SitesHandler, type SitesHandlerOptions } from './sites/sites-server.js';
 export { type LoadedTelemetry, loadTelemetry, type TelemetryOption } from './telemetry/load-telemetry.js';
 export { createRunSpans, type OpenTelemetryApi, type RunSpanContext, type RunSpans } from './telemetry/run-spans.js';
