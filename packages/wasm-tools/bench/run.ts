@@ -1,6 +1,7 @@
 // `pnpm bench` for @boxagnts/wasm-tools: the sandbox against plain Node doing the same work, in one run.
 import { benchExec } from './exec.js';
 import { benchFsTools } from './fs-tools.js';
+import { benchImport } from './import.js';
 import { benchRuntime } from './runtime.js';
 
 const fmt = (ms: number | undefined) => (ms === undefined ? '-' : `${ms.toFixed(ms < 1 ? 3 : 1)} ms`);
@@ -19,6 +20,7 @@ function table(title: string, rows: Array<{ name: string; median: number; p99: n
   }
 }
 
+table('cold import (built package; baseline: its dependency @boxagnts/tools)', benchImport());
 const runtime = await benchRuntime();
 table('component runtime (trivial function component)', runtime);
 const files = await benchFsTools();

@@ -22,7 +22,6 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { componentize } from 'componentize-qjs';
 import { defaultCacheDir, writeFileAtomic } from './cache-dir.js';
 import { ComponentRuntimeError } from './component-runtime-error.js';
 
@@ -137,6 +136,8 @@ export async function buildJsComponent(options: BuildJsComponentOptions): Promis
   }
   let component: Buffer;
   try {
+    // The toolchain loads when a component is built, never when the package is imported.
+    const { componentize } = await import('componentize-qjs');
     ({ component } = await componentize({
       witPath,
       world: options.world,

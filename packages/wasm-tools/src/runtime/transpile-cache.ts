@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { transpileBytes } from '@bytecodealliance/jco-transpile';
 import { writeDirectoryAtomic } from './cache-dir.js';
 import { ComponentRuntimeError } from './component-runtime-error.js';
 
@@ -75,6 +74,8 @@ export async function ensureTranspiled(
   let files: Record<string, Uint8Array>;
   let described: { exports: string[]; imports: string[] };
   try {
+    // jco's transpiler loads on a cache miss only, never when the package is imported.
+    const { transpileBytes } = await import('@bytecodealliance/jco-transpile');
     const transpiled = await transpileBytes(bytes, {
       name: 'component',
       instantiation: 'async',

@@ -1,4 +1,4 @@
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { AddressPolicy } from './address-policy.js';
 import { type AllowedHost, isUrlAllowed } from './allowed-hosts.js';
 import { findBlockedAddressError } from './guarded-agent.js';
@@ -130,6 +130,7 @@ export async function fetchFollowingRedirects(fetch: FetchRequest): Promise<Fetc
     if (authorization !== undefined && current.origin === origin) headers.authorization = authorization;
     let response: Dispatcher.ResponseData;
     try {
+      const { request } = await import('undici');
       response = await request(current, { dispatcher: fetch.dispatcher, method: 'GET', headers, signal: fetch.signal });
     } catch (error) {
       if (fetch.signal.aborted) return { ok: false, reason: 'aborted', message: 'The fetch was aborted.', redirects };

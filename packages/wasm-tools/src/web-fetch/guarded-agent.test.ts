@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 async function attempt(policy: AddressPolicy, url: string, lookup = mapLookup({ 'x.test': '127.0.0.1' })) {
-  const agent = createGuardedAgent({ policy, lookup, timeoutMs: 5000 });
+  const agent = await createGuardedAgent({ policy, lookup, timeoutMs: 5000 });
   try {
     const response = await request(url, { dispatcher: agent });
     return { ok: true as const, text: await response.body.text() };

@@ -1,6 +1,6 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { Agent, buildConnector } from 'undici';
+import type { Agent, buildConnector } from 'undici';
 import type { AddressPolicy } from './address-policy.js';
 
 /** Resolves a host name to its addresses (all of them); the default is the system resolver. */
@@ -83,10 +83,12 @@ export interface GuardedAgentOptions {
  * literals, which skip the lookup). Blocked connections fail with {@link BlockedAddressError}.
  *
  * @example
- * const agent = createGuardedAgent({ policy: createAddressPolicy(), timeoutMs: 10_000 });
+ * const agent = await createGuardedAgent({ policy: createAddressPolicy(), timeoutMs: 10_000 });
  * await request('https://example.com', { dispatcher: agent });
  */
-export function createGuardedAgent(options: GuardedAgentOptions): Agent {
+export async function createGuardedAgent(options: GuardedAgentOptions): Promise<Agent> {
+  // undici loads on the first fetch, not when the package is imported.
+  const { Agent, buildConnector } = await import('undici');
   const { policy } = options;
   const baseConnect = buildConnector({
     timeout: options.timeoutMs,

@@ -2,7 +2,7 @@ import { defineTool, errorResult, type Tool, type ToolContext, type ToolResult, 
 import { z } from 'zod';
 import { type AddressPolicy, createAddressPolicy } from './address-policy.js';
 import { type AllowedHost, AllowedHostError, parseAllowedHosts } from './allowed-hosts.js';
-import { classifyContentType, decodeText, mediaType, sniffContent } from './convert-content.js';
+import { classifyContentType, decodeText, mediaType, sniffContent } from './content-kind.js';
 import { fetchFollowingRedirects } from './fetch-url.js';
 import { createGuardedAgent, type WebFetchLookup } from './guarded-agent.js';
 import { discard, readBody } from './read-body.js';
@@ -191,7 +191,7 @@ async function fetchPage(settings: Settings, input: WebFetchInput, context: Tool
         : `web_fetch of ${url.href} was cancelled.`,
       { reason: deadline.aborted ? 'timeout' : 'cancelled' },
     );
-  const agent = createGuardedAgent({
+  const agent = await createGuardedAgent({
     policy: settings.addresses,
     lookup: settings.lookup,
     timeoutMs: settings.timeoutMs,
