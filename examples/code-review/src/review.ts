@@ -4,14 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { createAnthropicMessagesProvider } from '@boxagnts/api';
 import { type QueryEvent, type QueryOutcome, runQuery } from '@boxagnts/query';
 import { startMockServer } from '@boxagnts/testkit';
+import { builtinSkillsFolder } from '@boxagnts/tools';
 import { createToolSet, nativeToolSource } from '@boxagnts/tools-manager';
 import { createSandboxToolSource } from '@boxagnts/wasm-tools';
 import { codeReviewScript, LEAD_MODEL, REVIEWER_MODEL } from './script.js';
 
 /** The folder reviewed when none is given: three small Python files with planted defects. */
 export const SAMPLE_FOLDER = fileURLToPath(new URL('../sample', import.meta.url));
-/** The repository's built-in skills (the code-review skill among them). */
-export const SKILLS_FOLDER = fileURLToPath(new URL('../../../extensions/skills', import.meta.url));
+/** The built-in skills shipped with @boxagnts/tools (the code-review skill among them). */
+export const SKILLS_FOLDER = builtinSkillsFolder();
 
 const CODE_FILE = /\.(py|ts|tsx|js|jsx|mjs|go|rs|java|rb|php|cs|c|cc|cpp|h|swift|kt)$/;
 const MAX_FILES = 6;
