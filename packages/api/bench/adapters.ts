@@ -1,5 +1,5 @@
-import { createAnthropicMessagesProvider } from '../src/adapters/anthropic-messages/anthropic-messages-provider.js';
-import { createBedrockConverseProvider } from '../src/adapters/bedrock-converse/bedrock-converse-provider.js';
+import { createAnthropicMessagesProvider } from '../src/adapters/anthropic-messages/anthropic-provider.js';
+import { createBedrockConverseProvider } from '../src/adapters/bedrock-converse/bedrock-provider.js';
 import { createCohereProvider } from '../src/adapters/cohere-v2/cohere-provider.js';
 import { createGeminiProvider } from '../src/adapters/gemini/gemini-provider.js';
 import { createOllamaProvider } from '../src/adapters/ollama/ollama-provider.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assembleMessage } from '../../shared/message-assembler.js';
 import { anthropicMessageToStreamEvents } from './anthropic-message-to-events.js';
-import { anthropicMessageSchema } from './anthropic-wire-types.js';
+import { anthropicMessageSchema } from './anthropic-wire.js';
 
 const options = { errorContext: { providerId: 'anthropic' } };
 

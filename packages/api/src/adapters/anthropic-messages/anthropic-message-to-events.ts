@@ -1,6 +1,6 @@
 import type { StreamEvent } from '../../spec/stream-event.js';
-import { AnthropicStreamDecoder, type AnthropicStreamDecoderOptions } from './anthropic-stream-decoder.js';
-import type { AnthropicMessage } from './anthropic-wire-types.js';
+import { AnthropicStreamDecoder, type AnthropicStreamDecoderOptions } from './anthropic-stream.js';
+import type { AnthropicMessage } from './anthropic-wire.js';
 
 /**
  * Converts a whole (non-streamed) message into stream events by replaying it through the stream

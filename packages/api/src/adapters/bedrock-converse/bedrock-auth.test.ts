@@ -2,13 +2,13 @@ import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { describe, expect, it } from 'vitest';
 import { isMissingApiKeyError } from '../../spec/llm-error-classes.js';
+import { startLoopbackServer } from './bedrock.test.helpers.js';
 import {
   authenticateBedrockRequest,
   resolveBedrockAuth,
   resolveBedrockRegion,
   signBedrockRequest,
 } from './bedrock-auth.js';
-import { startLoopbackServer } from './bedrock-converse.test.helpers.js';
 
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
 

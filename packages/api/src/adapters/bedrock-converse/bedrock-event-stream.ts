@@ -1,5 +1,5 @@
 import { NetworkError } from '../../spec/llm-error-classes.js';
-import { eventStreamCrc32 } from './event-stream-crc32.js';
+import { eventStreamCrc32 } from './bedrock-event-stream-crc32.js';
 
 /** One decoded `application/vnd.amazon.eventstream` message: its string headers and raw payload. */
 export interface EventStreamMessage {

@@ -3,10 +3,10 @@ import { UniqueToolCallIds as ToolCallIds } from '../../shared/unique-tool-call-
 import type { AssistantContentBlock } from '../../spec/message.js';
 import type { ProviderMetadata } from '../../spec/provider-metadata.js';
 import type { AssistantResponse } from '../../spec/response.js';
-import type { ConverseResponse } from './bedrock-wire-types.js';
-import { BEDROCK_PROTOCOL_ID } from './build-bedrock-request.js';
-import { mapBedrockStopReason } from './map-bedrock-stop-reason.js';
-import { mapBedrockUsage } from './map-bedrock-usage.js';
+import { mapBedrockStopReason } from './bedrock-finish-reason.js';
+import { BEDROCK_PROTOCOL_ID } from './bedrock-request.js';
+import { mapBedrockUsage } from './bedrock-usage.js';
+import type { ConverseResponse } from './bedrock-wire.js';
 
 /**
  * A non-streamed Converse response as an {@link AssistantResponse}, block for block as received:

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fastDelta, isMessageStop } from './bedrock-stream-fast-paths.js';
-import { contentBlockDeltaEventSchema, messageStopEventSchema } from './bedrock-wire-types.js';
+import { contentBlockDeltaEventSchema, messageStopEventSchema } from './bedrock-wire.js';
 
 const deltas: unknown[] = [
   { contentBlockIndex: 0, delta: { text: 'hi' } },

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { contentBlockDeltaEventSchema, messageStopEventSchema } from './bedrock-wire-types.js';
+import type { contentBlockDeltaEventSchema, messageStopEventSchema } from './bedrock-wire.js';
 
 // Plain checks for the payloads of nearly every ConverseStream frame, so zod (which stays the judge
 // of everything else, and words the errors) is not run per token. Each accepts only what the

@@ -13,11 +13,11 @@ import type { LlmCallOptions, LlmProvider, ModelInfo } from '../../spec/provider
 import type { LlmRequest } from '../../spec/request.js';
 import type { AssistantResponse } from '../../spec/response.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
-import { buildCohereRequest, COHERE_PROTOCOL_ID } from './build-cohere-request.js';
 import { COHERE_ERROR_RULES, withCohereTokenCounts } from './cohere-errors.js';
+import { buildCohereRequest, COHERE_PROTOCOL_ID } from './cohere-request.js';
 import { mapCohereResponse } from './cohere-response.js';
-import { CohereStreamDecoder, decodeCohereEventStream } from './cohere-stream-events.js';
-import { cohereChatResponseSchema, cohereModelListSchema } from './cohere-wire-types.js';
+import { CohereStreamDecoder, decodeCohereEventStream } from './cohere-stream.js';
+import { cohereChatResponseSchema, cohereModelListSchema } from './cohere-wire.js';
 
 /** Settings of {@link createCohereProvider}. */
 export type CohereSettings = AdapterSettings;

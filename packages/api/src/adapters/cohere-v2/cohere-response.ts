@@ -2,11 +2,11 @@ import { parseToolInput } from '../../shared/tool-input.js';
 import { UniqueToolCallIds as ToolCallIds } from '../../shared/unique-tool-call-ids.js';
 import type { AssistantContentBlock } from '../../spec/message.js';
 import type { AssistantResponse } from '../../spec/response.js';
-import { COHERE_PROTOCOL_ID } from './build-cohere-request.js';
-import { cohereMessageMetadata } from './cohere-stream-events.js';
-import type { CohereChatResponse } from './cohere-wire-types.js';
-import { mapCohereFinishReason } from './map-cohere-finish-reason.js';
-import { mapCohereUsage } from './map-cohere-usage.js';
+import { mapCohereFinishReason } from './cohere-finish-reason.js';
+import { COHERE_PROTOCOL_ID } from './cohere-request.js';
+import { cohereMessageMetadata } from './cohere-stream.js';
+import { mapCohereUsage } from './cohere-usage.js';
+import type { CohereChatResponse } from './cohere-wire.js';
 
 /**
  * A non-streamed Cohere v2 chat response as an {@link AssistantResponse}, in the order a stream of

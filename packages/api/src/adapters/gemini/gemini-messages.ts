@@ -7,7 +7,6 @@ import type {
   Message,
   TextBlock,
   ToolResultBlock,
-  UserContentBlock,
 } from '../../spec/message.js';
 import type { SystemPrompt } from '../../spec/request.js';
 import type { GeminiContent, GeminiRequestPart } from './gemini-wire.js';

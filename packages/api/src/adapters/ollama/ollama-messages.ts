@@ -1,13 +1,6 @@
 import { systemPromptText } from '../../shared/system-prompt.js';
 import { type ProviderUserContentBlock, toProviderUserContent } from '../../shared/transcript-blocks.js';
-import type {
-  AssistantMessage,
-  ImageBlock,
-  MediaSource,
-  Message,
-  TextBlock,
-  UserContentBlock,
-} from '../../spec/message.js';
+import type { AssistantMessage, ImageBlock, MediaSource, Message, TextBlock } from '../../spec/message.js';
 import type { SystemPrompt } from '../../spec/request.js';
 import type { OllamaMessage, OllamaToolCall } from './ollama-wire.js';
 

@@ -1,7 +1,7 @@
 import { checkToolInputValue, parseToolInput, type ToolInputParseResult } from '../../shared/tool-input.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
-import { mapOllamaDoneReason } from './ollama-done-reason.js';
 import { ollamaStreamError } from './ollama-errors.js';
+import { mapOllamaDoneReason } from './ollama-finish-reason.js';
 import { mapOllamaUsage } from './ollama-usage.js';
 import type { OllamaChatResponse, OllamaResponseToolCall } from './ollama-wire.js';
 

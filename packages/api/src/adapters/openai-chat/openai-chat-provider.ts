@@ -11,9 +11,8 @@ import type { LlmCallOptions, LlmProvider, ModelInfo } from '../../spec/provider
 import type { LlmRequest } from '../../spec/request.js';
 import type { AssistantResponse } from '../../spec/response.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
-import { buildRequestBody } from './build-request-body.js';
-import { ChatStreamMapper, decodeChatStream } from './chat-stream-mapper.js';
-import { classifyStreamError, OPENAI_CHAT_ERROR_RULES, withOverflowTokenCounts } from './map-error.js';
+import { classifyStreamError, OPENAI_CHAT_ERROR_RULES, withOverflowTokenCounts } from './openai-chat-errors.js';
+import { buildRequestBody } from './openai-chat-request.js';
 import {
   OPENAI_CHAT_DEFAULT_API_KEY_ENV_VARS,
   OPENAI_CHAT_DEFAULT_BASE_URL,
@@ -21,7 +20,8 @@ import {
   type OpenAIChatSettings,
   resolveCompat,
 } from './openai-chat-settings.js';
-import { type ChatChunk, chunkSchema, modelListSchema } from './openai-chat-wire-types.js';
+import { ChatStreamMapper, decodeChatStream } from './openai-chat-stream.js';
+import { type ChatChunk, chunkSchema, modelListSchema } from './openai-chat-wire.js';
 
 /**
  * Creates an {@link LlmProvider} for any OpenAI Chat Completions server: OpenAI, Azure OpenAI,

@@ -5,8 +5,8 @@ import { type MockServer, type MockTurn, startMockServer } from '@boxagnts/testk
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AssistantMessage, Message } from '../../spec/message.js';
 import type { LlmRequest } from '../../spec/request.js';
-import { convertMessages } from './convert-messages.js';
 import { assemble, collectEvents } from './openai-chat.test.helpers.js';
+import { convertMessages } from './openai-chat-messages.js';
 import { createOpenAIChatProvider } from './openai-chat-provider.js';
 import {
   DEFAULT_OPENAI_CHAT_COMPAT,

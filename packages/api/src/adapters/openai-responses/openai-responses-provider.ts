@@ -11,10 +11,10 @@ import { type StreamEventBatch, streamWithRetries } from '../../shared/stream-wi
 import type { LlmCallOptions, LlmProvider, ModelInfo } from '../../spec/provider.js';
 import type { LlmRequest } from '../../spec/request.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
-import { buildOpenAIResponsesRequest, type OpenAIReasoningSummary } from './build-openai-responses-request.js';
-import { OpenAIResponsesStreamMapper } from './map-openai-responses-stream.js';
 import { OPENAI_RESPONSES_ERROR_RULES } from './openai-responses-errors.js';
 import { OPENAI_RESPONSES_METADATA_KEY } from './openai-responses-metadata.js';
+import { buildOpenAIResponsesRequest, type OpenAIReasoningSummary } from './openai-responses-request.js';
+import { OpenAIResponsesStreamMapper } from './openai-responses-stream.js';
 import { openaiModelListSchema, openaiModelSchema } from './openai-responses-wire.js';
 
 /** Settings of {@link createOpenAIResponsesProvider}. */

@@ -1,7 +1,7 @@
 import { createToolInputBuffer, parseToolInput, type ToolInputBuffer } from '../../shared/tool-input.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
-import { expandParallelToolWrapper, isParallelWrapperCandidate } from './expand-parallel-tool-wrapper.js';
 import { withOpenAIResponsesMetadata } from './openai-responses-metadata.js';
+import { expandParallelToolWrapper, isParallelWrapperCandidate } from './openai-responses-parallel-tool-wrapper.js';
 
 /** One `function_call` or `custom_tool_call` output item while it streams. */
 export interface ToolCallItem {

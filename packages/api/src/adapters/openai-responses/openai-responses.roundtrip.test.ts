@@ -4,8 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Message } from '../../spec/message.js';
 import type { LlmRequest } from '../../spec/request.js';
 import { fixture, fixturesSkipReason, providerStreamsDir } from '../../test/fixtures.js';
-import { convertToOpenAIResponsesInput } from './convert-to-openai-responses-input.js';
 import { assemble, collectEvents } from './openai-responses.test-helpers.js';
+import { convertToOpenAIResponsesInput } from './openai-responses-messages.js';
 import { createOpenAIResponsesProvider, type OpenAIResponsesSettings } from './openai-responses-provider.js';
 
 let mock: MockServer;
