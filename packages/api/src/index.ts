@@ -1,20 +1,20 @@
 // The public surface of @boxagnts/api. Explicit named exports only: anything not listed is internal.
 
 export { ANTHROPIC_ERROR_RULES } from './adapters/anthropic-messages/anthropic-errors.js';
+export type { AnthropicServerBlock } from './adapters/anthropic-messages/anthropic-messages.js';
 // Protocol adapters: one factory each, returning an LlmProvider.
 export {
   ANTHROPIC_DEFAULT_BASE_URL,
   ANTHROPIC_DEFAULT_VERSION,
   type AnthropicMessagesSettings,
   createAnthropicMessagesProvider,
-} from './adapters/anthropic-messages/anthropic-messages-provider.js';
-export type { AnthropicServerBlock } from './adapters/anthropic-messages/convert-to-anthropic-messages.js';
+} from './adapters/anthropic-messages/anthropic-provider.js';
 export type { AwsCredentials, AwsCredentialsProvider } from './adapters/bedrock-converse/bedrock-auth.js';
+export { BEDROCK_ERROR_RULES } from './adapters/bedrock-converse/bedrock-errors.js';
 export {
   type BedrockConverseSettings,
   createBedrockConverseProvider,
-} from './adapters/bedrock-converse/bedrock-converse-provider.js';
-export { BEDROCK_ERROR_RULES } from './adapters/bedrock-converse/bedrock-errors.js';
+} from './adapters/bedrock-converse/bedrock-provider.js';
 export { COHERE_ERROR_RULES } from './adapters/cohere-v2/cohere-errors.js';
 export { type CohereSettings, createCohereProvider } from './adapters/cohere-v2/cohere-provider.js';
 export { GEMINI_ERROR_RULES } from './adapters/gemini/gemini-errors.js';
@@ -36,7 +36,7 @@ export {
   OLLAMA_DEFAULT_BASE_URL,
   type OllamaSettings,
 } from './adapters/ollama/ollama-provider.js';
-export { OPENAI_CHAT_ERROR_RULES } from './adapters/openai-chat/map-error.js';
+export { OPENAI_CHAT_ERROR_RULES } from './adapters/openai-chat/openai-chat-errors.js';
 export { createOpenAIChatProvider } from './adapters/openai-chat/openai-chat-provider.js';
 export {
   DEFAULT_OPENAI_CHAT_COMPAT,
@@ -49,13 +49,13 @@ export {
   type OpenAIChatThinkingStyle,
   type OpenAIChatToolCallIdRules,
 } from './adapters/openai-chat/openai-chat-settings.js';
-export type { OpenAIReasoningSummary } from './adapters/openai-responses/build-openai-responses-request.js';
 export { OPENAI_RESPONSES_ERROR_RULES } from './adapters/openai-responses/openai-responses-errors.js';
 export type { OpenAIResponsesBlockMetadata } from './adapters/openai-responses/openai-responses-metadata.js';
 export {
   createOpenAIResponsesProvider,
   type OpenAIResponsesSettings,
 } from './adapters/openai-responses/openai-responses-provider.js';
+export type { OpenAIReasoningSummary } from './adapters/openai-responses/openai-responses-request.js';
 // Model catalogue and cost.
 export {
   type BuildCatalogueOptions,

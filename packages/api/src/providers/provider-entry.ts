@@ -1,5 +1,5 @@
-import type { AnthropicMessagesSettings } from '../adapters/anthropic-messages/anthropic-messages-provider.js';
-import type { BedrockConverseSettings } from '../adapters/bedrock-converse/bedrock-converse-provider.js';
+import type { AnthropicMessagesSettings } from '../adapters/anthropic-messages/anthropic-provider.js';
+import type { BedrockConverseSettings } from '../adapters/bedrock-converse/bedrock-provider.js';
 import type { CohereSettings } from '../adapters/cohere-v2/cohere-provider.js';
 import type { GeminiSettings } from '../adapters/gemini/gemini-provider.js';
 import type { OllamaSettings } from '../adapters/ollama/ollama-provider.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toChatToolCallId } from '../adapters/openai-chat/tool-call-id.js';
+import { toChatToolCallId } from '../adapters/openai-chat/openai-chat-tool-call-id.js';
 import type { AssistantMessage, Message } from '../spec/message.js';
 import {
   IMAGE_PLACEHOLDER,

@@ -1,4 +1,4 @@
-import { toChatToolCallId } from '../adapters/openai-chat/tool-call-id.js';
+import { toChatToolCallId } from '../adapters/openai-chat/openai-chat-tool-call-id.js';
 import type { ToolCallIdRules } from '../shared/tool-call-ids.js';
 import type {
   AssistantContentBlock,

@@ -1,6 +1,6 @@
 import type { ProtocolId } from '@boxagnts/testkit';
-import { createAnthropicMessagesProvider } from '../adapters/anthropic-messages/anthropic-messages-provider.js';
-import { createBedrockConverseProvider } from '../adapters/bedrock-converse/bedrock-converse-provider.js';
+import { createAnthropicMessagesProvider } from '../adapters/anthropic-messages/anthropic-provider.js';
+import { createBedrockConverseProvider } from '../adapters/bedrock-converse/bedrock-provider.js';
 import { createCohereProvider } from '../adapters/cohere-v2/cohere-provider.js';
 import { createGeminiProvider } from '../adapters/gemini/gemini-provider.js';
 import { createOllamaProvider } from '../adapters/ollama/ollama-provider.js';

@@ -1,4 +1,4 @@
-import { ANTHROPIC_DEFAULT_BASE_URL } from '../../adapters/anthropic-messages/anthropic-messages-provider.js';
+import { ANTHROPIC_DEFAULT_BASE_URL } from '../../adapters/anthropic-messages/anthropic-provider.js';
 import type { ProviderEntry } from '../provider-entry.js';
 
 /**
