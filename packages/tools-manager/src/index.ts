@@ -1,4 +1,7 @@
-// The public surface of @boxagnts/tools-manager. Explicit named exports only.
+// The public surface of @boxagnts/tools-manager: what users call, grouped by purpose, the main function first.
+// Explicit named exports only; helpers used inside the package stay inside it (index.test.ts holds the list).
+
+// Access levels and name lists
 export {
   AccessLevelError,
   accessFilter,
@@ -8,18 +11,8 @@ export {
 } from './access/access-level.js';
 export { applyNameLists, type ToolNameLists } from './access/name-lists.js';
 export type { CommandHookPayload } from './hooks/command-hook-payload.js';
-export { DEFAULT_HOOK_TIMEOUT_MS } from './hooks/hook-answer.js';
-export { INHERITED_HOOK_VARIABLES } from './hooks/hook-environment.js';
-export { checkHookLocation, type HookLocation, hookWorkingFolder } from './hooks/hook-location.js';
-export {
-  type BeforeHooksResult,
-  type InputCheck,
-  type RunHooksOptions,
-  runAfterToolHooks,
-  runBeforeToolHooks,
-} from './hooks/run-hooks.js';
-export { HOOK_OUTPUT_LIMIT_BYTES } from './hooks/spawn-hook-command.js';
-export { type McpToolAnnotations, mapToolPermission } from './mcp/map-tool-permission.js';
+// Hooks
+export { checkHookLocation, type HookLocation } from './hooks/hook-location.js';
 export type { McpConnectionState } from './mcp/mcp-connection.js';
 export {
   isMcpConfigError,
@@ -30,15 +23,12 @@ export {
   McpSourceError,
   type McpSourceErrorReason,
 } from './mcp/mcp-errors.js';
-export {
-  MCP_SERVER_DEFAULTS,
-  type McpHttpTransportConfig,
-  type McpServerConfig,
-  type McpStdioTransportConfig,
-  parseMcpServerConfig,
-  type ResolvedMcpServerConfig,
+export type {
+  McpHttpTransportConfig,
+  McpServerConfig,
+  McpStdioTransportConfig,
+  ResolvedMcpServerConfig,
 } from './mcp/mcp-server-config.js';
-export { MCP_TOOL_PREFIX, mcpToolName } from './mcp/mcp-tool-names.js';
 export {
   createMcpToolSource,
   type McpServerStatus,
@@ -46,15 +36,14 @@ export {
   type McpToolSourceOptions,
 } from './mcp/mcp-tool-source.js';
 export { MAX_MCP_SCHEMA_DEPTH, MAX_MCP_SCHEMA_NODES } from './mcp/schema-bounds.js';
+// Tool sources: native tools, MCP servers, plugins
 export { type NativeToolSourceOptions, nativeToolSource } from './native-source/native-tool-source.js';
-export { SUBJECT_FIELDS, type SubjectField } from './permissions/call-subject.js';
-export { HARMLESS_ENVIRONMENT_VARIABLES } from './permissions/command-candidates.js';
 export {
   isPermissionRuleError,
   PermissionRuleError,
   type PermissionRuleErrorReason,
-  parsePermissionRule,
 } from './permissions/parse-rule.js';
+// Permission rules and modes
 export { createPermissionEngine, type PermissionEngineOptions } from './permissions/permission-engine.js';
 export {
   isPermissionMode,
@@ -78,8 +67,9 @@ export {
   type PluginSetup,
   type ToolPlugin,
 } from './plugins/plugin-types.js';
+// Assembling an agent's tool set
 export { createToolSet } from './tool-set/create-tool-set.js';
-export { DEFAULT_DEFER_THRESHOLD, type DeferOptions } from './tool-set/defer-tools.js';
+export type { DeferOptions } from './tool-set/defer-tools.js';
 export {
   isToolNameCollisionError,
   isToolSetError,
@@ -89,6 +79,8 @@ export {
 } from './tool-set/tool-set-error.js';
 export type { PermissionDecider, ToolSetEvent } from './tool-set/tool-set-events.js';
 export type { ToolSet, ToolSetOptions } from './tool-set/tool-set-types.js';
+
+// Shared types
 export type {
   AccessFilter,
   AccessLevel,
@@ -102,7 +94,6 @@ export type {
   CommandHook,
   FunctionHook,
   HookFailure,
-  ParsedPermissionRule,
   PermissionAnswer,
   PermissionDecision,
   PermissionEngine,

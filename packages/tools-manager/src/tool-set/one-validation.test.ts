@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { nativeToolSource } from '../native-source/native-tool-source.js';
 import type { ToolHooks } from '../types.js';
 import { createToolSet } from './create-tool-set.js';
+import { testContext } from './test/fixtures.js';
 
 // A call's input is validated once, whichever way it reaches the tool: the loop, the tool set's
 // guard (hooks and permission rules) and the tool share that one validation.
@@ -126,12 +127,12 @@ describe('one validation per call', () => {
     });
     cleanups.push(() => toolSet.close());
     const controller = new AbortController();
-    const result = await toolSet.execute('look', { id: 'one' }, { root: tmpdir(), signal: controller.signal });
+    const result = await toolSet.execute('look', { id: 'one' }, testContext(tmpdir(), { signal: controller.signal }));
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).toContain('Invalid input for tool \\"look\\"');
     expect(counting.received).toEqual([]);
     expect(parses).toHaveBeenCalledTimes(1);
-    const ok = await toolSet.execute('look', { id: 7 }, { root: tmpdir(), signal: controller.signal });
+    const ok = await toolSet.execute('look', { id: 7 }, testContext(tmpdir(), { signal: controller.signal }));
     expect(ok.isError).not.toBe(true);
     expect(parses).toHaveBeenCalledTimes(2);
     expect(counting.received).toEqual([{ id: 7, mode: 'quick' }]);
