@@ -14,7 +14,7 @@ import { sitesRoutes } from './http/routes-sites.js';
 import { openaiRoutes } from './openai/openai-routes.js';
 import { RunManager } from './runs/run-manager.js';
 import type { RunRecord } from './runs/run-types.js';
-import { openSqliteRunLog } from './runs/sqlite-run-log.js';
+import { openRunBackend, type RunsOptions } from './runs/run-backend.js';
 import { isLoopbackHost, type SecurityOptions } from './security/security-options.js';
 import { openTokenStore, type TokenStore } from './security/token-store.js';
 import { listenSites, type SitesListener } from './sites/listen-sites.js';
@@ -35,6 +35,8 @@ export interface GatewayOptions extends Pick<CreateAgentOptions, 'plugins' | 'sa
   recover?: boolean;
   /** Applied to each agent's provider registry (third-party providers). */
   registry?: () => ProviderRegistry;
+  /** Runs: lease and concurrency with a PostgreSQL store (scale-out), shutdown grace, abandonment. */
+  runs?: RunsOptions;
 }
 
 /** A gateway: the app, the run manager and the composed agents of one workspace. */
@@ -48,7 +50,7 @@ export interface Gateway {
   /** The cached agent of a name and model. */
   agent(name?: string, model?: string): Promise<Agent>;
   /** What {@link RunManager.recover} did at start. */
-  readonly recovered: ReturnType<RunManager['recover']>;
+  readonly recovered: Awaited<ReturnType<RunManager['recover']>>;
   close(): Promise<void>;
 }
 
@@ -84,7 +86,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       message: `The gateway binds ${host}, which is not loopback, so it needs a bearer token: create one with \`boxagnts token create <name>\` (or gateway.tokens in the config), or bind 127.0.0.1.`,
     });
   }
-  const log = openSqliteRunLog(databasePath);
+  const backend = await openRunBackend(workspace, databasePath, options.runs).catch(async (error: unknown) => {
+    tokens.close();
+    if (owned) await workspace.close();
+    throw error;
+  });
+  const log = backend.log;
   const runtime = options.sandbox?.runtime ?? createComponentRuntime();
   const makeAgent = (name?: string, model?: string): Promise<Agent> =>
     createAgent({
@@ -116,6 +123,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     acquireAgent: (name, model) => pool.acquire(name, model),
     defaultAgent: workspace.config.defaultAgent,
     hasAgent: (name) => workspace.agents[name] !== undefined,
+    ...(backend.queue === undefined ? {} : { queue: backend.queue }),
+    ...(backend.signals === undefined ? {} : { signals: backend.signals }),
+    shutdownGraceMs: backend.shutdownGraceMs,
+    ...(options.runs?.abandonAfterMs === undefined ? {} : { abandonAfterMs: options.runs.abandonAfterMs }),
     // One structured line per finished run: ids, status and reason, never its text or input.
     ...(options.log === undefined
       ? {}
@@ -151,7 +162,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     extraRoutes: [openaiRoutes(services), sitesRoutes(services, sitesHandler)],
     ...(options.log === undefined ? {} : { log: options.log }),
   });
-  const recovered = options.recover === false ? { resumed: [], interrupted: [], started: [] } : runs.recover();
+  // With a shared (PostgreSQL) log, runs another gateway left are taken over through the queue's leases.
+  const recovered =
+    options.recover === false || backend.kind === 'postgres'
+      ? { resumed: [], interrupted: [], started: [] }
+      : await runs.recover();
+  await runs.startWorking();
   let closed = false;
   return {
     app,
@@ -168,7 +184,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await pool.close();
       for (const agent of listed.values()) await agent.then((made) => made.close()).catch(() => undefined);
       if (options.sandbox?.runtime === undefined) await runtime.close();
-      log.close();
+      await backend.close();
       tokens.close();
       if (owned) await workspace.close();
     },

@@ -12,7 +12,7 @@ export function runRoutes(services: GatewayServices): Hono<GatewayEnv> {
     const body = await readJsonBody(context, startRunSchema);
     const sessionId = parseWith(sessionIdSchema, context.req.param('id'), 'session id');
     const input: Message[] = [{ role: 'user', content: body.input }];
-    const record = services.runs.start({
+    const record = await services.runs.start({
       sessionId,
       input,
       ...(body.agent === undefined ? {} : { agent: body.agent }),
@@ -27,20 +27,23 @@ export function runRoutes(services: GatewayServices): Hono<GatewayEnv> {
     if (mode === 'wait') return context.json(await services.runs.wait(record.id, context.req.raw.signal));
     return context.json(record, 202, { location: `/runs/${record.id}` });
   });
-  app.get('/sessions/:id/runs', (context) =>
-    context.json({ runs: services.runs.log.list({ sessionId: context.req.param('id') }) }),
+  app.get('/sessions/:id/runs', async (context) =>
+    context.json({ runs: await services.runs.list({ sessionId: context.req.param('id') }) }),
   );
-  app.get('/runs/:id', (context) => context.json(services.runs.get(context.req.param('id'))));
+  app.get('/runs/:id', async (context) => context.json(await services.runs.get(context.req.param('id'))));
   app.get('/runs/:id/wait', async (context) =>
     context.json(await services.runs.wait(context.req.param('id'), context.req.raw.signal)),
   );
   app.get('/runs/:id/events', (context) =>
     streamRunEvents(context, services.runs, context.req.param('id'), resumeCursor(context), services.heartbeatMs),
   );
-  app.post('/runs/:id/cancel', (context) => context.json(services.runs.cancel(context.req.param('id'))));
+  app.post('/runs/:id/cancel', async (context) => context.json(await services.runs.cancel(context.req.param('id'))));
   app.post('/runs/:id/messages', async (context) => {
     const body = await readJsonBody(context, injectSchema);
-    const event = services.runs.inject(context.req.param('id'), { role: 'user', content: body.content } as Message);
+    const event = await services.runs.inject(context.req.param('id'), {
+      role: 'user',
+      content: body.content,
+    } as Message);
     return context.json({ seq: event.seq }, 202);
   });
   return app;

@@ -15,14 +15,14 @@ export function resumeCursor(context: Context): number {
  * `Last-Event-ID` resumes exactly), `event` its type, `data` its JSON. A comment line every
  * `heartbeatMs` keeps proxies from cutting a quiet stream. The stream ends after `run-end`.
  */
-export function streamRunEvents(
+export async function streamRunEvents(
   context: Context,
   runs: RunManager,
   runId: string,
   afterSeq: number,
   heartbeatMs: number,
 ) {
-  runs.get(runId);
+  await runs.get(runId);
   return streamSSE(context, async (stream) => {
     const controller = new AbortController();
     stream.onAbort(() => controller.abort());

@@ -3,13 +3,18 @@ import type { Message } from '@boxagnts/api';
 import type { QueryOutcome } from '@boxagnts/query';
 import type { Agent } from '../agent/create-agent.js';
 import { GatewayError } from '../gateway-error.js';
+import { InProcessRunQueue, type RunQueue } from '../queue/run-queue.js';
+import { LocalRunSignals, type RunControl, type RunSignals } from '../queue/run-signals.js';
 import { eventData } from './event-data.js';
 import {
   type BusyPolicy,
   isFinalStatus,
   type RestartPolicy,
   type RunEvent,
+  type RunFinal,
+  type RunListOptions,
   type RunLog,
+  type RunOrigin,
   type RunRecord,
   type RunStatus,
 } from './run-types.js';
@@ -25,8 +30,27 @@ export interface StartRunRequest {
   maxTurns?: number;
   /** When the session is busy; default `reject`. */
   busy?: BusyPolicy;
-  /** After a gateway restart; default `resume`. */
+  /** After a gateway restart (or a worker lost mid-run); default `resume`. */
   onRestart?: RestartPolicy;
+  /** Where the run came from; default `{kind: 'user'}`. */
+  origin?: RunOrigin;
+  /**
+   * At most one run ever exists per key (across every gateway sharing the store): a second start with
+   * the same key returns the existing record (with `deduplicated: true`) and starts nothing.
+   */
+  dedupeKey?: string;
+  /**
+   * Wall-clock limit from when the run first starts executing: the run is cancelled at the deadline;
+   * if it has not stopped `abandonAfterMs` later it is marked `failed` (abandoned), its session and
+   * agent are released and its late end is ignored.
+   */
+  timeoutMs?: number;
+}
+
+/** A change {@link RunManager.subscribe} reports. */
+export interface RunChange {
+  type: 'started' | 'ended';
+  record: RunRecord;
 }
 
 /** Options of {@link RunManager}. */
@@ -39,26 +63,46 @@ export interface RunManagerOptions {
   hasAgent(name: string): boolean;
   /** Told once per run when it reaches a final status (for logs); an exception it throws is ignored. */
   onRunEnd?: (record: RunRecord) => void;
+  /** What carries dispatched runs to workers; default in this process. */
+  queue?: RunQueue;
+  /** Wake-ups between instances; default within this process. */
+  signals?: RunSignals;
+  /** How long after a timeout's cancel a run that has not stopped is abandoned; default 5,000 ms. */
+  abandonAfterMs?: number;
+  /** How long `close()` lets running runs finish before handing them back; default 0 (hand back at once). */
+  shutdownGraceMs?: number;
+  /** How often a waiter re-reads the log when no signal came (ms); default 1,000. */
+  pollMs?: number;
 }
 
 /** The final event of every run; a stream ends after it. */
 export const RUN_END_EVENT = 'run-end';
 
-interface LiveRun {
-  controller: AbortController;
-  pending: Message[];
-  /** Resolved (and replaced) on every appended event. */
-  changed: { promise: Promise<void>; resolve: () => void };
-  finished: Promise<RunRecord>;
-  resolveFinished: (record: RunRecord) => void;
+interface PendingMessage {
+  seq: number;
+  message: Message;
 }
 
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve: () => void = () => {};
-  const promise = new Promise<void>((done) => {
-    resolve = done;
-  });
-  return { promise, resolve };
+interface LiveRun {
+  record: RunRecord;
+  attempt: number;
+  controller: AbortController;
+  pending: PendingMessage[];
+  /** Seqs of injected messages already queued here (or taken). */
+  seenInjected: Set<number>;
+  /** Highest seq scanned for injected messages. */
+  scanned: number;
+  timedOut: boolean;
+  /** Marked final by the timeout's abandonment: nothing more is written. */
+  abandoned: boolean;
+  /** Another worker took the run over, or it became final elsewhere: nothing more is written. */
+  lost: boolean;
+  /** Handed back at shutdown: left unfinished for another worker. */
+  handback: boolean;
+  finished: Promise<void>;
+  resolveFinished: () => void;
+  release: (() => void) | undefined;
+  timers: NodeJS.Timeout[];
 }
 
 function statusOf(outcome: QueryOutcome): RunStatus {
@@ -67,31 +111,72 @@ function statusOf(outcome: QueryOutcome): RunStatus {
   return 'completed';
 }
 
+function validate(request: StartRunRequest): void {
+  if (request.dedupeKey !== undefined && (typeof request.dedupeKey !== 'string' || request.dedupeKey.length === 0)) {
+    throw new GatewayError({ reason: 'invalid-request', message: 'dedupeKey must be a non-empty string.' });
+  }
+  if (
+    request.timeoutMs !== undefined &&
+    (!Number.isFinite(request.timeoutMs) || request.timeoutMs <= 0 || request.timeoutMs > 2_147_483_647)
+  ) {
+    throw new GatewayError({
+      reason: 'invalid-request',
+      message: 'timeoutMs must be a positive number of milliseconds (at most 2147483647).',
+    });
+  }
+}
+
 /**
- * Runs as durable jobs: a run is accepted at once (stored as `queued`), executed in the background,
- * one at a time per session (the busy policy decides what a second run does), and every event it
- * makes is stored with a sequence number before watchers see it, so a watcher can resume exactly
- * after the last event it got. After a restart, {@link RunManager.recover} finds unfinished runs.
+ * Runs as durable jobs: a run is accepted at once (stored as `queued` with its `run-queued` event),
+ * carried by the queue to a worker (this process, or any gateway sharing a PostgreSQL store), one at a
+ * time per session (the busy policy decides what a second run does), and every event it makes is
+ * stored with a sequence number before watchers see it, so a watcher can resume exactly after the
+ * last event it got, on any instance.
  */
 export class RunManager {
   readonly #options: RunManagerOptions;
+  readonly #queue: RunQueue;
+  readonly #signals: RunSignals;
   readonly #live = new Map<string, LiveRun>();
-  readonly #activeBySession = new Map<string, string>();
-  readonly #queueBySession = new Map<string, string[]>();
+  readonly #claiming = new Set<string>();
+  readonly #listeners = new Set<(change: RunChange) => void>();
+  readonly #instance = randomUUID();
+  readonly #offControl: () => void;
+  #started = false;
   #closing = false;
 
   constructor(options: RunManagerOptions) {
     this.#options = options;
+    this.#queue = options.queue ?? new InProcessRunQueue();
+    this.#signals = options.signals ?? new LocalRunSignals();
+    this.#offControl = this.#signals.onControl((runId, kind) => void this.#onControl(runId, kind));
   }
 
   get log(): RunLog {
     return this.#options.log;
   }
 
-  /** Accepts a run and answers at once; it starts now, or after the session's current run (`enqueue`). */
-  start(request: StartRunRequest): RunRecord {
+  /** This instance's id (the owner of the runs it executes). */
+  get instanceId(): string {
+    return this.#instance;
+  }
+
+  /** Starts taking runs from the queue (`recover` and the gateway call it; idempotent). */
+  async startWorking(): Promise<void> {
+    if (this.#started) return;
+    this.#started = true;
+    await this.#queue.start({ execute: (runId) => this.#execute(runId) });
+  }
+
+  /**
+   * Accepts a run and answers at once with its record; it starts now, or after the session's
+   * current run (`enqueue`, `interrupt`). With a `dedupeKey` already used, returns that run's record
+   * with `deduplicated: true` and starts nothing.
+   */
+  async start(request: StartRunRequest): Promise<RunRecord & { deduplicated?: boolean }> {
     if (this.#closing)
       throw new GatewayError({ reason: 'conflict', message: 'The gateway is shutting down: retry on the next start.' });
+    validate(request);
     const agent = request.agent ?? this.#options.defaultAgent;
     if (!this.#options.hasAgent(agent)) {
       throw new GatewayError({
@@ -99,272 +184,508 @@ export class RunManager {
         message: `No agent "${agent}": list the agents with GET /agents.`,
       });
     }
+    await this.startWorking();
     const busy = request.busy ?? 'reject';
-    const active = this.#activeBySession.get(request.sessionId);
-    if (active !== undefined && busy === 'reject') {
-      throw new GatewayError({
-        reason: 'conflict',
-        message: `Session "${request.sessionId}" is busy with run "${active}": wait for it, cancel it, or send "busy": "enqueue" or "interrupt".`,
-      });
-    }
     const limits = {
       ...(request.budgetUsd === undefined ? {} : { budgetUsd: request.budgetUsd }),
       ...(request.maxTurns === undefined ? {} : { maxTurns: request.maxTurns }),
     };
-    const record = this.log.create({
-      id: randomUUID(),
-      sessionId: request.sessionId,
-      agent,
-      model: request.model,
-      onRestart: request.onRestart ?? 'resume',
-      input: request.input,
-      limits,
-    });
-    this.#track(record.id);
-    this.#append(record.id, 'run-queued', { sessionId: record.sessionId, agent, model: request.model ?? null });
-    if (active === undefined) {
-      this.#launch(record, false);
-    } else {
-      const queue = this.#queueBySession.get(request.sessionId) ?? [];
-      if (busy === 'interrupt') {
-        queue.unshift(record.id);
-        this.#queueBySession.set(request.sessionId, queue);
-        this.cancel(active);
-      } else {
-        queue.push(record.id);
-        this.#queueBySession.set(request.sessionId, queue);
-      }
-    }
-    return this.log.get(record.id) as RunRecord;
+    const created = await this.log.create(
+      {
+        id: randomUUID(),
+        sessionId: request.sessionId,
+        agent,
+        model: request.model,
+        onRestart: request.onRestart ?? 'resume',
+        input: request.input,
+        limits,
+        origin: request.origin ?? { kind: 'user' },
+        ...(request.dedupeKey === undefined ? {} : { dedupeKey: request.dedupeKey }),
+        ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
+      },
+      busy,
+    );
+    if (created.deduplicated) return { ...created.record, deduplicated: true };
+    this.#signals.changed(created.record.id);
+    if (created.dispatched) this.#queue.dispatched(created.record.id);
+    else if (busy === 'interrupt' && created.activeRunId !== undefined) await this.cancel(created.activeRunId);
+    return created.record;
   }
 
   /** The run's record, or a `not-found` error. */
-  get(runId: string): RunRecord {
-    const record = this.log.get(runId);
+  async get(runId: string): Promise<RunRecord> {
+    const record = await this.log.get(runId);
     if (record === undefined) throw new GatewayError({ reason: 'not-found', message: `No run "${runId}".` });
     return record;
   }
 
-  /** Resolves with the final record (at once for a finished run). */
-  async wait(runId: string, signal?: AbortSignal): Promise<RunRecord> {
-    const record = this.get(runId);
-    const live = this.#live.get(runId);
-    if (isFinalStatus(record.status) || live === undefined) return record;
-    if (signal === undefined) return live.finished;
-    return Promise.race([
-      live.finished,
-      new Promise<RunRecord>((resolve) =>
-        signal.addEventListener('abort', () => resolve(this.get(runId)), { once: true }),
-      ),
-    ]);
+  /** Runs through the log: by session, status or cron job (`originJobId`), oldest first. */
+  list(options: RunListOptions = {}): Promise<RunRecord[]> {
+    return this.log.list(options);
   }
 
-  /** Cancels a queued or running run; a finished run is returned as it is. */
-  cancel(runId: string): RunRecord {
-    const record = this.get(runId);
+  /**
+   * Tells `listener` when a run starts executing on this instance and when a run becomes final here
+   * (each once per execution; an exception it throws is ignored). Returns the unsubscribe function.
+   */
+  subscribe(listener: (change: RunChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Resolves with the final record (at once for a finished run), or the current one when `signal` aborts. */
+  async wait(runId: string, signal?: AbortSignal): Promise<RunRecord> {
+    for (;;) {
+      const woken = this.#wakeup(runId, signal);
+      const record = await this.get(runId).catch((error) => {
+        woken.cancel();
+        throw error;
+      });
+      if (isFinalStatus(record.status) || signal?.aborted === true) {
+        woken.cancel();
+        return record;
+      }
+      if (!this.#signals.shared && !this.#live.has(runId) && !this.#queued(record)) {
+        woken.cancel();
+        return record;
+      }
+      await woken.promise;
+    }
+  }
+
+  /** Cancels a queued or running run, on whichever instance executes it; a finished run is returned as it is. */
+  async cancel(runId: string): Promise<RunRecord> {
+    const record = await this.get(runId);
     if (isFinalStatus(record.status)) return record;
-    const queue = this.#queueBySession.get(record.sessionId);
-    const index = queue?.indexOf(runId) ?? -1;
-    if (queue !== undefined && index >= 0) {
-      queue.splice(index, 1);
-      this.#finish(runId, 'cancelled', { reason: 'cancelled' });
+    const live = this.#live.get(runId);
+    if (live !== undefined) {
+      live.controller.abort();
       return this.get(runId);
     }
-    this.#live.get(runId)?.controller.abort();
+    await this.log.requestCancel(runId);
+    // Never claimed: finish it here (the claim of a final run fails).
+    const finished = await this.log.finish(runId, 'cancelled', { reason: 'cancelled' }, { attempt: 0 });
+    if (finished !== undefined) {
+      this.#ended(finished.record, finished.next);
+    } else {
+      await this.#signals.control(runId, 'cancel');
+    }
     return this.get(runId);
   }
 
-  /** Adds a user message to a queued or running run; the loop takes it before its next model call. */
-  inject(runId: string, message: Message): RunEvent {
-    const record = this.get(runId);
-    const live = this.#live.get(runId);
-    if (isFinalStatus(record.status) || live === undefined) {
+  /**
+   * Adds a user message to a queued or running run, on whichever instance executes it; the loop takes
+   * it before its next model call (or goes on with it after its last answer). Stored before it is
+   * acknowledged, so a worker that takes the run over delivers it.
+   */
+  async inject(runId: string, message: Message): Promise<RunEvent> {
+    const record = await this.get(runId);
+    const event = isFinalStatus(record.status)
+      ? undefined
+      : await this.log.append(runId, 'message-injected', { message });
+    if (event === undefined) {
+      const now = await this.get(runId);
       throw new GatewayError({
         reason: 'conflict',
-        message: `Run "${runId}" is ${record.status}: start a new run on session "${record.sessionId}" instead.`,
+        message: `Run "${runId}" is ${now.status}: start a new run on session "${record.sessionId}" instead.`,
       });
     }
-    live.pending.push(message);
-    return this.#append(runId, 'message-injected', { message });
+    this.#signals.changed(runId);
+    const live = this.#live.get(runId);
+    if (live !== undefined) this.#take(live, event);
+    else await this.#signals.control(runId, 'inject');
+    return event;
   }
 
   /**
    * The run's events after `afterSeq`, from the log and then live, ending after the run's final
-   * event (or when `signal` aborts). Several watchers can follow one run.
+   * event (or when `signal` aborts). Several watchers can follow one run, on any instance.
    */
   async *events(runId: string, afterSeq: number, signal?: AbortSignal): AsyncGenerator<RunEvent, void> {
-    this.get(runId);
+    await this.get(runId);
     let cursor = afterSeq;
     while (signal?.aborted !== true) {
-      const changed = this.#live.get(runId)?.changed.promise;
-      const batch = this.log.events(runId, cursor, 500);
+      const woken = this.#wakeup(runId, signal);
+      let batch: RunEvent[];
+      try {
+        batch = await this.log.events(runId, cursor, 500);
+      } catch (error) {
+        woken.cancel();
+        throw error;
+      }
       for (const event of batch) {
         yield event;
         cursor = event.seq;
-        if (event.type === RUN_END_EVENT) return;
+        if (event.type === RUN_END_EVENT) {
+          woken.cancel();
+          return;
+        }
       }
-      if (batch.length === 500) continue;
-      if (changed === undefined) {
-        // Not live here: finished, or left by an earlier process and not recovered. Nothing more will come.
-        if (this.log.events(runId, cursor, 1).length === 0) return;
+      if (batch.length === 500) {
+        woken.cancel();
         continue;
       }
-      await new Promise<void>((resolve) => {
-        const onAbort = () => resolve();
-        signal?.addEventListener('abort', onAbort, { once: true });
-        void changed.then(() => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        });
-      });
+      const record = await this.get(runId);
+      if (isFinalStatus(record.status) || (!this.#signals.shared && !this.#live.has(runId) && !this.#queued(record))) {
+        woken.cancel();
+        // Final (its run-end is stored), or left by an earlier process and not recovered.
+        if ((await this.log.events(runId, cursor, 1)).length === 0) return;
+        continue;
+      }
+      await woken.promise;
     }
   }
 
   /**
-   * Handles what an earlier process left unfinished: a running run gets a `run-interrupted` event
-   * and is resumed from its stored (repaired) history or marked `interrupted`, per its policy;
-   * queued runs start in order.
+   * Handles what an earlier process of a single-process gateway left unfinished: a running run gets
+   * a `run-interrupted` event and is resumed from its stored (repaired) history or marked
+   * `interrupted`, per its policy; dispatched queued runs start. Then takes runs from the queue.
    */
-  recover(): { resumed: string[]; interrupted: string[]; started: string[] } {
+  async recover(): Promise<{ resumed: string[]; interrupted: string[]; started: string[] }> {
     const report = { resumed: [] as string[], interrupted: [] as string[], started: [] as string[] };
-    for (const record of this.log.list({ status: ['running', 'queued'] })) {
+    const records = await this.log.list({ status: ['running', 'queued'], limit: 1_000_000 });
+    await this.startWorking();
+    for (const record of records) {
       if (this.#live.has(record.id)) continue;
-      this.#track(record.id);
       if (record.status === 'running') {
-        this.#append(record.id, 'run-interrupted', { reason: 'gateway-restart', policy: record.onRestart });
-        if (record.onRestart === 'interrupt') {
-          this.#finish(record.id, 'interrupted', {
-            reason: 'interrupted',
-            error: 'The gateway stopped during the run.',
-          });
-          report.interrupted.push(record.id);
-          continue;
-        }
-        report.resumed.push(record.id);
+        await this.log.release(record.id, record.attempt);
+        (record.onRestart === 'interrupt' ? report.interrupted : report.resumed).push(record.id);
+        this.#queue.dispatched(record.id);
       } else {
+        // Only the session's dispatched run is claimed; the others follow it in order.
         report.started.push(record.id);
-      }
-      if (this.#activeBySession.has(record.sessionId)) {
-        const queue = this.#queueBySession.get(record.sessionId) ?? [];
-        queue.push(record.id);
-        this.#queueBySession.set(record.sessionId, queue);
-      } else {
-        this.#launch(record, record.status === 'running');
+        this.#queue.dispatched(record.id);
       }
     }
     return report;
   }
 
-  /** Stops every execution without finishing the runs (a later start recovers them per policy). */
+  /**
+   * Stops taking runs, lets running ones finish for `shutdownGraceMs`, then hands the rest back
+   * unfinished (another worker, or the next start, resumes them from their stored history).
+   */
   async close(): Promise<void> {
+    if (this.#closing) return;
     this.#closing = true;
-    const waits = [...this.#live.values()].map((live) => {
+    await this.#queue.stopTaking();
+    const grace = this.#options.shutdownGraceMs ?? 0;
+    const all = () => Promise.all([...this.#live.values()].map((live) => live.finished));
+    if (grace > 0) await Promise.race([all(), new Promise((resolve) => setTimeout(resolve, grace).unref())]);
+    for (const live of this.#live.values()) {
+      live.handback = true;
       live.controller.abort();
-      return live.finished;
-    });
-    await Promise.race([Promise.all(waits), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
-  }
-
-  #track(runId: string): LiveRun {
-    let resolveFinished: (record: RunRecord) => void = () => {};
-    const finished = new Promise<RunRecord>((resolve) => {
-      resolveFinished = resolve;
-    });
-    const live: LiveRun = {
-      controller: new AbortController(),
-      pending: [],
-      changed: deferred(),
-      finished,
-      resolveFinished,
-    };
-    this.#live.set(runId, live);
-    return live;
-  }
-
-  #append(runId: string, type: string, data: Record<string, unknown>): RunEvent {
-    const event = this.log.append(runId, type, data);
-    const live = this.#live.get(runId);
-    if (live !== undefined) {
-      const previous = live.changed;
-      live.changed = deferred();
-      previous.resolve();
     }
-    return event;
+    await Promise.race([all(), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+    this.#offControl();
+    await this.#queue.stop();
+    await this.#signals.close();
   }
 
-  #finish(runId: string, status: RunStatus, final: { reason?: string; text?: string; error?: string }): void {
-    this.#append(runId, RUN_END_EVENT, { status, ...final });
-    const record = this.log.setStatus(runId, status, final) as RunRecord;
-    const live = this.#live.get(runId);
-    this.#live.delete(runId);
-    live?.changed.resolve();
-    live?.resolveFinished(record);
+  #queued(record: RunRecord): boolean {
+    // In a single process a queued run that is not live here is being claimed, or waits behind its
+    // session's run, which is live here; otherwise an earlier process left it and nothing will come.
+    return (
+      this.#claiming.has(record.id) || (record.status === 'queued' && (this.#live.size > 0 || this.#claiming.size > 0))
+    );
+  }
+
+  /** A promise resolved on the run's next change signal, abort, or the poll timer. */
+  #wakeup(runId: string, signal?: AbortSignal): { promise: Promise<void>; cancel: () => void } {
+    let resolve: () => void = () => {};
+    const promise = new Promise<void>((done) => {
+      resolve = done;
+    });
+    const off = this.#signals.onChanged(runId, () => finish());
+    const timer = setTimeout(() => finish(), this.#options.pollMs ?? 1000);
+    timer.unref();
+    const onAbort = () => finish();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    function finish() {
+      off();
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }
+    return { promise, cancel: finish };
+  }
+
+  #notify(change: RunChange): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(change);
+      } catch {
+        // A failing subscriber must not break the run's bookkeeping.
+      }
+    }
+  }
+
+  #ended(record: RunRecord, next: string | undefined): void {
+    this.#signals.changed(record.id);
     try {
       this.#options.onRunEnd?.(record);
     } catch {
       // A failing log sink must not break the run's bookkeeping.
     }
+    this.#notify({ type: 'ended', record });
+    if (next !== undefined) this.#queue.dispatched(next);
   }
 
-  #launch(record: RunRecord, resuming: boolean): void {
-    this.#activeBySession.set(record.sessionId, record.id);
-    void this.#execute(record, resuming).finally(() => {
-      if (this.#activeBySession.get(record.sessionId) === record.id) this.#activeBySession.delete(record.sessionId);
-      if (this.#closing) return;
-      const queue = this.#queueBySession.get(record.sessionId);
-      const nextId = queue?.shift();
-      if (queue !== undefined && queue.length === 0) this.#queueBySession.delete(record.sessionId);
-      if (nextId !== undefined) this.#launch(this.get(nextId), this.get(nextId).status === 'running');
+  async #onControl(runId: string, kind: RunControl): Promise<void> {
+    const live = this.#live.get(runId);
+    if (live === undefined) return;
+    if (kind === 'cancel') live.controller.abort();
+    else await this.#scanInjected(live).catch(() => undefined);
+  }
+
+  /** Queues an injected message for the loop, once. */
+  #take(live: LiveRun, event: RunEvent): void {
+    if (live.seenInjected.has(event.seq)) return;
+    live.seenInjected.add(event.seq);
+    live.pending.push({ seq: event.seq, message: event.data.message as Message });
+  }
+
+  /** Reads the events appended since the last scan and queues the injected messages among them. */
+  async #scanInjected(live: LiveRun): Promise<void> {
+    for (;;) {
+      const batch = await this.log.events(live.record.id, live.scanned, 1000);
+      for (const event of batch) {
+        if (event.type === 'message-injected') this.#take(live, event);
+        if (event.type === 'messages-taken') for (const seq of event.data.seqs as number[]) live.seenInjected.add(seq);
+        live.scanned = Math.max(live.scanned, event.seq);
+      }
+      if (batch.length < 1000) return;
+    }
+  }
+
+  /** Appends an event of the executing attempt; marks the run lost when the attempt no longer holds it. */
+  async #emit(live: LiveRun, type: string, data: Record<string, unknown>): Promise<RunEvent | undefined> {
+    if (live.lost || live.abandoned) return undefined;
+    const event = await this.log.append(live.record.id, type, data, live.attempt);
+    if (event === undefined) {
+      live.lost = true;
+      live.controller.abort();
+      return undefined;
+    }
+    this.#signals.changed(live.record.id);
+    return event;
+  }
+
+  async #execute(runId: string): Promise<void> {
+    if (this.#closing || this.#live.has(runId) || this.#claiming.has(runId)) return;
+    this.#claiming.add(runId);
+    const record = await this.log
+      .claim(runId, this.#instance, this.#queue.leaseMs)
+      .finally(() => this.#claiming.delete(runId));
+    if (record === undefined) return;
+    let resolveFinished: () => void = () => {};
+    const finished = new Promise<void>((resolve) => {
+      resolveFinished = resolve;
     });
+    const live: LiveRun = {
+      record,
+      attempt: record.attempt,
+      controller: new AbortController(),
+      pending: [],
+      seenInjected: new Set(),
+      scanned: 0,
+      timedOut: false,
+      abandoned: false,
+      lost: false,
+      handback: false,
+      finished,
+      resolveFinished,
+      release: undefined,
+      timers: [],
+    };
+    this.#live.set(runId, live);
+    try {
+      await this.#runOnce(live);
+    } catch (error) {
+      if (!live.lost && !live.abandoned && !live.handback) {
+        await this.#final(live, 'failed', { reason: 'error', error: (error as Error).message ?? String(error) }).catch(
+          () => undefined,
+        );
+      }
+    } finally {
+      for (const timer of live.timers) clearTimeout(timer);
+      if (!live.abandoned) live.release?.();
+      if (live.handback) {
+        await this.log.release(runId, live.attempt).catch(() => undefined);
+        await this.#queue.handedBack(runId).catch(() => undefined);
+      }
+      this.#live.delete(runId);
+      live.resolveFinished();
+    }
   }
 
-  async #execute(record: RunRecord, resuming: boolean): Promise<void> {
-    const live = this.#live.get(record.id) as LiveRun;
-    this.log.setStatus(record.id, 'running');
-    let release: (() => void) | undefined;
-    try {
-      const lease = await this.#options.acquireAgent(record.agent, record.model);
-      release = lease.release;
-      const agent = lease.agent;
-      const input = record.input as Message[];
-      const stored = (await agent.workspace.store.sessions.get(record.sessionId))?.messageCount ?? 0;
-      const runInput = resuming ? this.#unstoredInput(record.id, stored, input) : input;
-      this.#append(record.id, resuming ? 'run-resumed' : 'run-started', { storedMessages: stored });
-      const run = agent.run(runInput, {
+  async #runOnce(live: LiveRun): Promise<void> {
+    const { record } = live;
+    const runId = record.id;
+    const renewEvery = Math.max(50, Math.floor(this.#queue.leaseMs / 3));
+    const heartbeat = setInterval(() => {
+      void this.log.renew(runId, live.attempt, this.#queue.leaseMs).then(
+        async (held) => {
+          if (!held && !live.abandoned) {
+            live.lost = true;
+            live.controller.abort();
+          } else if (this.#signals.shared && (await this.log.cancelRequested(runId))) {
+            // A cancel whose signal this instance missed.
+            live.controller.abort();
+          }
+        },
+        () => undefined,
+      );
+    }, renewEvery);
+    heartbeat.unref();
+    live.timers.push(heartbeat as unknown as NodeJS.Timeout);
+
+    const earlier = await this.log.events(runId, 0, 1_000_000);
+    const taken = new Set<number>();
+    for (const event of earlier)
+      if (event.type === 'messages-taken') for (const seq of event.data.seqs as number[]) taken.add(seq);
+    for (const event of earlier) {
+      if (event.type === 'message-injected' && !taken.has(event.seq)) this.#take(live, event);
+      live.scanned = event.seq;
+    }
+    for (const seq of taken) live.seenInjected.add(seq);
+    const started = earlier.find((event) => event.type === 'run-started');
+    const resuming = started !== undefined || record.attempt > 1;
+    if (resuming) {
+      await this.#emit(live, 'run-interrupted', { reason: this.#queue.takeoverReason, policy: record.onRestart });
+      if (record.onRestart === 'interrupt') {
+        await this.#final(live, 'interrupted', {
+          reason: 'interrupted',
+          error: 'The gateway stopped during the run.',
+        });
+        return;
+      }
+    }
+    if (await this.log.cancelRequested(runId)) {
+      await this.#final(live, 'cancelled', { reason: 'cancelled' });
+      return;
+    }
+    this.#armTimeout(live);
+    const lease = await this.#options.acquireAgent(record.agent, record.model);
+    live.release = lease.release;
+    const agent = lease.agent;
+    const storedNow = (await agent.workspace.store.sessions.get(record.sessionId))?.messageCount ?? 0;
+    const before = started?.data.storedMessages;
+    // On resume, the run's input unless the session stored it already (the loop stores it before its
+    // first model call, so the session then holds more messages than when the run started).
+    let input: Message[] | undefined =
+      resuming && typeof before === 'number' && storedNow > before ? undefined : (record.input as Message[]);
+    await this.#emit(live, resuming ? 'run-resumed' : 'run-started', {
+      storedMessages: storedNow,
+      worker: this.#instance,
+    });
+    this.#notify({ type: 'started', record: { ...record, status: 'running' } });
+    let costUsd = 0;
+    for (;;) {
+      const run = agent.run(input, {
         sessionId: record.sessionId,
         signal: live.controller.signal,
-        pending: { drain: () => live.pending.splice(0) },
+        pending: { drain: () => this.#drain(live) },
         config: record.limits,
       });
       for await (const event of run) {
         if (event.type === 'done') continue;
-        this.#append(record.id, event.type, eventData(event));
+        await this.#emit(live, event.type, eventData(event));
       }
       const outcome = await run.outcome;
-      if (this.#closing) return;
-      this.#append(record.id, 'done', eventData({ type: 'done', outcome }));
-      this.#finish(record.id, statusOf(outcome), {
-        reason: outcome.reason,
-        text: outcome.text,
-        ...(outcome.reason === 'error' ? { error: outcome.error } : {}),
-      });
-    } catch (error) {
-      if (this.#closing) return;
-      this.#finish(record.id, 'failed', { reason: 'error', error: (error as Error).message ?? String(error) });
-    } finally {
-      release?.();
-      if (this.#closing) this.#live.get(record.id)?.resolveFinished(this.get(record.id));
+      const cost = outcome.usage.total.costUsd;
+      if (Number.isFinite(cost)) costUsd += cost;
+      if (live.lost || live.abandoned || live.handback) return;
+      await this.#emit(live, 'done', eventData({ type: 'done', outcome }));
+      const stopped = outcome.reason === 'cancelled' || outcome.reason === 'error';
+      const final: RunFinal = live.timedOut
+        ? {
+            reason: 'timeout',
+            text: outcome.text,
+            error: `The run reached its timeout of ${record.timeoutMs} ms and was cancelled.`,
+          }
+        : {
+            reason: outcome.reason,
+            text: outcome.text,
+            ...(outcome.reason === 'error' ? { error: outcome.error } : {}),
+          };
+      final.costUsd = costUsd;
+      // Messages injected after the loop's last look (or on another instance) get a follow-up turn.
+      for (;;) {
+        await this.#scanInjected(live);
+        if (live.pending.length > 0 && !stopped) break;
+        const ended = await this.#final(live, live.timedOut ? 'cancelled' : statusOf(outcome), final, live.scanned);
+        if (ended !== 'stale') return;
+      }
+      input = undefined;
     }
   }
 
-  /**
-   * On resume, the run's input unless the session stored it already: the loop stores it before its
-   * first model call, so the session then holds more messages than when the run started.
-   */
-  #unstoredInput(runId: string, storedNow: number, input: Message[]): Message[] | undefined {
-    const started = this.log.events(runId, 0).find((event) => event.type === 'run-started');
-    const before = started?.data.storedMessages;
-    if (typeof before !== 'number') return input;
-    return storedNow > before ? undefined : input;
+  #drain(live: LiveRun): Message[] {
+    const taken = live.pending.splice(0);
+    if (taken.length === 0) return [];
+    void this.#emit(live, 'messages-taken', { seqs: taken.map((entry) => entry.seq) });
+    return taken.map((entry) => entry.message);
+  }
+
+  #armTimeout(live: LiveRun): void {
+    const { timeoutMs, startedAt } = live.record;
+    if (timeoutMs === undefined) return;
+    const remaining = Math.max(0, (startedAt ?? Date.now()) + timeoutMs - Date.now());
+    const abandonAfter = this.#options.abandonAfterMs ?? 5000;
+    const deadline = setTimeout(() => {
+      live.timedOut = true;
+      live.controller.abort();
+      const abandon = setTimeout(() => void this.#abandon(live), abandonAfter);
+      abandon.unref();
+      live.timers.push(abandon);
+    }, remaining);
+    deadline.unref();
+    live.timers.push(deadline);
+  }
+
+  async #abandon(live: LiveRun): Promise<void> {
+    if (live.lost || live.handback || !this.#live.has(live.record.id)) return;
+    const { timeoutMs } = live.record;
+    const done = await this.log
+      .finish(
+        live.record.id,
+        'failed',
+        {
+          reason: 'timeout',
+          error: `The run did not stop within ${this.#options.abandonAfterMs ?? 5000} ms of its timeout of ${timeoutMs} ms and was abandoned.`,
+        },
+        { attempt: live.attempt },
+      )
+      .catch(() => undefined);
+    if (done === undefined) return;
+    live.abandoned = true;
+    for (const timer of live.timers) clearTimeout(timer);
+    // The agent stays out of the pool (a stuck call may still use its tools); the session is free.
+    this.#live.delete(live.record.id);
+    live.resolveFinished();
+    this.#ended(done.record, done.next);
+  }
+
+  /** Writes the final status; `stale` when an event (an injected message) arrived since `lastSeq`. */
+  async #final(
+    live: LiveRun,
+    status: RunStatus,
+    final: RunFinal,
+    lastSeq?: number,
+  ): Promise<'done' | 'stale' | 'lost'> {
+    if (live.abandoned || live.lost) return 'lost';
+    const done = await this.log.finish(live.record.id, status, final, {
+      attempt: live.attempt,
+      ...(lastSeq === undefined ? {} : { lastSeq }),
+    });
+    if (done === undefined) {
+      const now = await this.log.get(live.record.id);
+      if (now !== undefined && !isFinalStatus(now.status) && now.attempt === live.attempt) return 'stale';
+      live.lost = true;
+      return 'lost';
+    }
+    this.#live.delete(live.record.id);
+    this.#ended(done.record, done.next);
+    return 'done';
   }
 }
