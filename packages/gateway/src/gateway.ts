@@ -7,14 +7,16 @@ import type { Hono } from 'hono';
 import { AgentPool } from './agent/agent-pool.js';
 import { type Agent, type CreateAgentOptions, createAgent } from './agent/create-agent.js';
 import { createWorkspaceRegistry } from './agent/workspace-providers.js';
+import { CronScheduler, type CronSchedulerOptions } from './cron/cron-scheduler.js';
 import { GatewayError } from './gateway-error.js';
 import { createGatewayApp, type GatewayLog } from './http/create-app.js';
 import type { GatewayEnv, GatewayServices } from './http/gateway-env.js';
+import { cronRoutes } from './http/routes-cron.js';
 import { sitesRoutes } from './http/routes-sites.js';
 import { openaiRoutes } from './openai/openai-routes.js';
+import { openRunBackend, type RunsOptions } from './runs/run-backend.js';
 import { RunManager } from './runs/run-manager.js';
 import type { RunRecord } from './runs/run-types.js';
-import { openRunBackend, type RunsOptions } from './runs/run-backend.js';
 import { isLoopbackHost, type SecurityOptions } from './security/security-options.js';
 import { openTokenStore, type TokenStore } from './security/token-store.js';
 import { listenSites, type SitesListener } from './sites/listen-sites.js';
@@ -35,6 +37,11 @@ export interface GatewayOptions extends Pick<CreateAgentOptions, 'plugins' | 'sa
   recover?: boolean;
   /** Applied to each agent's provider registry (third-party providers). */
   registry?: () => ProviderRegistry;
+  /**
+   * The cron scheduler: on by default (`true`); `false` fires nothing (the jobs stay in the store);
+   * an object tunes it (clock, grace period, sync interval, abandon margin).
+   */
+  cron?: boolean | Pick<CronSchedulerOptions, 'clock' | 'graceMs' | 'syncIntervalMs' | 'abandonMarginMs'>;
   /** Runs: lease and concurrency with a PostgreSQL store (scale-out), shutdown grace, abandonment. */
   runs?: RunsOptions;
 }
@@ -49,6 +56,8 @@ export interface Gateway {
   readonly sites: SitesHandler;
   /** The cached agent of a name and model. */
   agent(name?: string, model?: string): Promise<Agent>;
+  /** The cron scheduler firing the workspace's jobs; undefined with `cron: false`. */
+  readonly cron: CronScheduler | undefined;
   /** What {@link RunManager.recover} did at start. */
   readonly recovered: Awaited<ReturnType<RunManager['recover']>>;
   close(): Promise<void>;
@@ -144,6 +153,16 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
             }),
         }),
   });
+  const cronSettings = typeof options.cron === 'object' ? options.cron : {};
+  const cron =
+    options.cron === false
+      ? undefined
+      : new CronScheduler({
+          store: workspace.store.cron,
+          runs,
+          ...cronSettings,
+          ...(options.log === undefined ? {} : { log: options.log }),
+        });
   const services: GatewayServices = {
     workspace,
     runs,
@@ -159,7 +178,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const app = createGatewayApp({
     services,
     guard: { ...options.security, boundHost: host, tokens },
-    extraRoutes: [openaiRoutes(services), sitesRoutes(services, sitesHandler)],
+    extraRoutes: [openaiRoutes(services), sitesRoutes(services, sitesHandler), cronRoutes(services, cron)],
     ...(options.log === undefined ? {} : { log: options.log }),
   });
   // With a shared (PostgreSQL) log, runs another gateway left are taken over through the queue's leases.
@@ -168,11 +187,14 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       ? { resumed: [], interrupted: [], started: [] }
       : await runs.recover();
   await runs.startWorking();
+  // After recovery, so a cron run the last process left is resumed before its log row is settled.
+  await cron?.start();
   let closed = false;
   return {
     app,
     workspace,
     runs,
+    cron,
     tokens,
     sites: sitesHandler,
     agent: agentFor,
@@ -180,6 +202,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     async close() {
       if (closed) return;
       closed = true;
+      await cron?.stop();
       await runs.close();
       await pool.close();
       for (const agent of listed.values()) await agent.then((made) => made.close()).catch(() => undefined);

@@ -7,6 +7,7 @@ import { isGatewayError } from '../gateway-error.js';
 import { chatCommand } from './chat-command.js';
 import { isCliError } from './cli-error.js';
 import { registerConfigCommand } from './config-command.js';
+import { registerCronCommand } from './cron-command.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { registerProviderCommands } from './providers-command.js';
 import { runCommand } from './run-command.js';
@@ -58,9 +59,11 @@ program
   .option('--host <host>', 'the address to bind (default: the config, 127.0.0.1)')
   .option('-p, --port <port>', 'the port (default: the config, 7433; 0 picks a free one)', port)
   .option('--telemetry', "OpenTelemetry spans of runs, model and tool calls, to the app's registered SDK")
-  .action(async (options: { dir: string; host?: string; port?: number; telemetry?: boolean }) => {
+  .option('--no-cron', 'do not fire cron jobs from this gateway')
+  .action(async (options: { dir: string; host?: string; port?: number; telemetry?: boolean; cron?: boolean }) => {
     const gateway = await startGateway({
       workspace: resolve(options.dir),
+      ...(options.cron === false ? { cron: false } : {}),
       ...(options.telemetry === true ? { telemetry: true } : {}),
       ...(options.host === undefined ? {} : { host: options.host }),
       ...(options.port === undefined ? {} : { port: options.port }),
@@ -128,7 +131,12 @@ token
   .option('-d, --dir <dir>', 'the workspace folder', '.')
   .description('create a token; it is printed once and stored hashed')
   .action(async (name: string, options: { dir: string }) => {
-    const gateway = await createGateway({ workspace: resolve(options.dir), host: '127.0.0.1', recover: false });
+    const gateway = await createGateway({
+      workspace: resolve(options.dir),
+      host: '127.0.0.1',
+      recover: false,
+      cron: false,
+    });
     try {
       output.out(`${gateway.tokens.create(name)}\n`);
     } finally {
@@ -140,7 +148,12 @@ token
   .argument('<name>')
   .option('-d, --dir <dir>', 'the workspace folder', '.')
   .action(async (name: string, options: { dir: string }) => {
-    const gateway = await createGateway({ workspace: resolve(options.dir), host: '127.0.0.1', recover: false });
+    const gateway = await createGateway({
+      workspace: resolve(options.dir),
+      host: '127.0.0.1',
+      recover: false,
+      cron: false,
+    });
     try {
       if (!gateway.tokens.revoke(name)) {
         output.err(`no live token "${name}"\n`);
@@ -154,7 +167,12 @@ token
   .command('list')
   .option('-d, --dir <dir>', 'the workspace folder', '.')
   .action(async (options: { dir: string }) => {
-    const gateway = await createGateway({ workspace: resolve(options.dir), host: '127.0.0.1', recover: false });
+    const gateway = await createGateway({
+      workspace: resolve(options.dir),
+      host: '127.0.0.1',
+      recover: false,
+      cron: false,
+    });
     try {
       output.out(`${JSON.stringify(gateway.tokens.list(), null, 2)}\n`);
     } finally {
@@ -163,6 +181,7 @@ token
   });
 
 registerSessionsCommand(program, output);
+registerCronCommand(program, output);
 registerSitesCommand(program, output);
 registerProviderCommands(program, output);
 registerConfigCommand(program, output);

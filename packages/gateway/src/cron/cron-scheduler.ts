@@ -89,6 +89,7 @@ export class CronScheduler {
   #stamp: string | undefined;
   #version = 0;
   #running = false;
+  #scheduling = false;
 
   constructor(options: CronSchedulerOptions) {
     this.#store = options.store;
@@ -105,6 +106,11 @@ export class CronScheduler {
     return this.#jobs.size;
   }
 
+  /** Now, on the scheduler's clock. */
+  now(): number {
+    return this.#clock.now();
+  }
+
   /** The next instant the timer is set for, if any. */
   get nextWakeAt(): number | undefined {
     return this.#timerAt;
@@ -112,9 +118,10 @@ export class CronScheduler {
 
   /**
    * Loads the enabled jobs, settles the log rows an earlier process left live, applies each job's
-   * catch-up policy to what was missed, and arms the timer.
+   * catch-up policy to what was missed, and arms the timer. With `schedule: false` it fires nothing
+   * by itself and only follows the runs {@link CronScheduler.runNow} starts.
    */
-  async start(): Promise<void> {
+  async start(options: { schedule?: boolean } = {}): Promise<void> {
     if (this.#running) return;
     this.#running = true;
     this.#unsubscribes.push(
@@ -125,6 +132,9 @@ export class CronScheduler {
       }),
       this.#store.onChange((change) => this.#track(this.#serialized(change.jobId, () => this.#reload(change.jobId)))),
     );
+    // `schedule: false` (the CLI's `cron run`): only follows the runs `runNow` starts.
+    if (options.schedule === false) return;
+    this.#scheduling = true;
     await this.#recoverLive();
     await this.#loadAll();
     this.#armSync();
@@ -133,6 +143,7 @@ export class CronScheduler {
   /** Stops the timers; runs already started go on (their log rows are settled on the next start). */
   async stop(): Promise<void> {
     this.#running = false;
+    this.#scheduling = false;
     if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer);
     if (this.#syncTimer !== undefined) this.#clock.clearTimer(this.#syncTimer);
     this.#timer = undefined;
@@ -158,8 +169,10 @@ export class CronScheduler {
 
   /** Reloads every job from the store if any changed since the last look (another process, the CLI). */
   async sync(): Promise<void> {
-    const stamp = await this.#store.changeStamp();
-    if (stamp !== this.#stamp) await this.#loadAll();
+    if (this.#scheduling) {
+      const stamp = await this.#store.changeStamp();
+      if (stamp !== this.#stamp) await this.#loadAll();
+    }
     for (const [runId, tracked] of [...this.#tracked]) {
       const record = await this.#runs.get(runId).catch(() => undefined);
       if (record !== undefined && isFinalRunStatus(record.status) && this.#tracked.get(runId) === tracked)
@@ -241,7 +254,7 @@ export class CronScheduler {
   }
 
   async #reload(jobId: string): Promise<void> {
-    if (!this.#running) return;
+    if (!this.#scheduling) return;
     const job = await this.#store.get(jobId);
     if (job === undefined || !job.enabled) {
       this.#jobs.delete(jobId);
