@@ -94,6 +94,7 @@ function importedPackages(): Set<string> {
 }
 
 let folder: string;
+const CANARY = 'canary-must-fail.ts';
 /** The type check, started as soon as the snippets are written so it runs while they run. */
 let typeCheck: Promise<string>;
 
@@ -132,6 +133,8 @@ beforeAll(async () => {
   };
   await writeFile(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }, null, 2));
   for (const snippet of snippets) await writeFile(join(folder, snippet.file), snippet.code);
+  // A file that must fail the check, so a type check that silently checked nothing cannot pass.
+  await writeFile(join(folder, CANARY), "export const port: number = '8080';\n");
   const tsc = join(repo, 'node_modules', '.bin', 'tsc');
   typeCheck = exec(tsc, ['-p', '.', '--pretty', 'false'], { cwd: folder }).then(
     () => '',
@@ -175,6 +178,7 @@ describe('code in the docs', () => {
 
   it('type-checks every ts snippet as a whole program', { timeout: 120_000 }, async () => {
     const result = await typeCheck;
+    expect(result, 'the canary file has a type error the check must report').toContain(`${CANARY}(1,14): error TS2322`);
     // Only errors in the snippets count: a package's own errors are its typecheck's to report.
     const byFile = new Map(snippets.map((snippet) => [snippet.file, snippet.where]));
     const errors = result
