@@ -6,7 +6,7 @@ import { type SitesRig, startSitesRig } from './sites.test-support.js';
 let rig: SitesRig;
 const script = 'console.log("a fairly long line of javascript that compresses well");\n'.repeat(20);
 beforeAll(async () => {
-  rig = await startSitesRig({ gateway: { sites: { spa: ['app'] } } });
+  rig = await startSitesRig({ gateway: { sites: { spa: ['app'] } } }, { loginAttemptsPerMinute: 6 });
   await rig.write({
     'demo/index.html': '<h1>demo</h1>',
     'demo/docs/index.html': 'docs index',
@@ -127,6 +127,11 @@ describe('the sites server', () => {
     expect(brTag).not.toBe((await rig.get('demo', '/app.js')).headers.etag);
   });
 
+  it('a failed If-Match precondition is 412, not a 404', async () => {
+    const reply = await rig.get('demo', '/numbers.txt', { headers: { 'if-match': '"not-the-tag"' } });
+    expect(reply.status).toBe(412);
+  });
+
   it('range requests get 206 with Content-Range, an unsatisfiable one 416', async () => {
     const part = await rig.get('demo', '/numbers.txt', { headers: { range: 'bytes=2-5' } });
     expect(part.status).toBe(206);
@@ -195,5 +200,25 @@ describe('the sites server', () => {
     expect((await rig.get('locked', '/')).status).toBe(200);
     // Other sites never asked for a login.
     expect((await rig.get('plain', '/')).status).toBe(200);
+  });
+
+  it('password guessing is limited per client (429 with Retry-After); a remembered good login still passes', async () => {
+    await rig.write({ 'guarded/index.html': 'guarded' });
+    const sites = workspaceSites(rig.workspace);
+    await sites.setAuth('guarded', 'alice', 'right');
+    const basic = (password: string) => ({
+      authorization: `Basic ${Buffer.from(`alice:${password}`).toString('base64')}`,
+    });
+    expect((await rig.get('guarded', '/', { headers: basic('right') })).status).toBe(200);
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 8; attempt++)
+      statuses.push((await rig.get('guarded', '/', { headers: basic(`guess-${attempt}`) })).status);
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(6);
+    const limited = await rig.get('guarded', '/', { headers: basic('guess-again') });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.text).not.toContain('guarded');
+    // The header that passed before is known by its digest: no new password check, no limit.
+    expect((await rig.get('guarded', '/', { headers: basic('right') })).status).toBe(200);
   });
 });

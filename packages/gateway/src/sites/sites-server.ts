@@ -16,6 +16,8 @@ const MAX_404_BYTES = 1024 * 1024;
 export interface SitesHandlerOptions {
   /** Structured log lines (one per failure); default none. */
   log?: (entry: Record<string, unknown>) => void;
+  /** Password checks one client address may cause per minute before 429; default 30. */
+  loginAttemptsPerMinute?: number;
 }
 
 /** A Node request listener serving the sites of a workspace (see {@link createSitesHandler}). */
@@ -99,7 +101,7 @@ function acceptedEncodings(header: string | undefined): ('br' | 'gzip')[] {
  */
 export function createSitesHandler(workspace: Workspace, options: SitesHandlerOptions = {}): SitesHandler {
   const sites = workspaceSites(workspace);
-  const auth = createSiteCredentialsCache(sites, workspace.secrets.file);
+  const auth = createSiteCredentialsCache(sites, workspace.secrets.file, options.loginAttemptsPerMinute);
   const log = options.log ?? (() => {});
 
   async function notFound(
@@ -148,8 +150,16 @@ export function createSitesHandler(workspace: Workspace, options: SitesHandlerOp
       for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
       if (status !== 200) response.statusCode = status;
       stream.on('error', (error: { status?: number }) => {
+        // send reports a failed precondition (412) or range (416, after setting Content-Range) this way too.
+        const status = error.status === 412 || error.status === 416 ? error.status : 404;
         if (response.headersSent) response.destroy();
-        else plain(response, error.status === 416 ? 416 : 404, 'Not found.\n', headers);
+        else
+          plain(
+            response,
+            status,
+            status === 404 ? 'Not found.\n' : 'Precondition or range not satisfiable.\n',
+            headers,
+          );
         resolve();
       });
       stream.on('end', resolve);
@@ -212,7 +222,13 @@ export function createSitesHandler(workspace: Workspace, options: SitesHandlerOp
     } catch {
       return plain(response, 404, `There is no site "${name}".\n`, base);
     }
-    const login = await auth.check(name, request.headers.authorization);
+    const login = await auth.check(name, request.headers.authorization, request.socket.remoteAddress);
+    if (typeof login === 'object') {
+      return plain(response, 429, 'Too many login attempts: wait and try again.\n', {
+        ...base,
+        'retry-after': String(login.limited),
+      });
+    }
     if (login === 'refused') {
       return plain(response, 401, 'This site needs a login.\n', {
         ...base,

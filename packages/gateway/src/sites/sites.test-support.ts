@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { openWorkspace, type Workspace } from '@boxagnts/workspace';
-import { createSitesHandler } from './sites-server.js';
+import { createSitesHandler, type SitesHandlerOptions } from './sites-server.js';
 
 /** A reply of the sites server. */
 export interface SiteReply {
@@ -31,13 +31,16 @@ export interface SitesRig {
 }
 
 /** Opens a temporary workspace (with `config`) and serves its sites on a free loopback port. */
-export async function startSitesRig(config: Record<string, unknown> = {}): Promise<SitesRig> {
+export async function startSitesRig(
+  config: Record<string, unknown> = {},
+  options: SitesHandlerOptions = {},
+): Promise<SitesRig> {
   const dir = await mkdtemp(join(tmpdir(), 'boxagnts-sites-'));
   await writeFile(join(dir, 'boxagnts.json'), JSON.stringify(config));
   const workspace = await openWorkspace(dir);
   const folder = workspace.config.gateway.sites.folder;
   await mkdir(folder, { recursive: true });
-  const server: Server = createServer(createSitesHandler(workspace));
+  const server: Server = createServer(createSitesHandler(workspace, options));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
