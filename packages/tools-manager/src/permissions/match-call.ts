@@ -73,8 +73,9 @@ export class CallFacts {
     let cached = this.unknownPrograms.get(value);
     if (cached === undefined) {
       const parsed = this.parsedCommand(subject);
-      cached = null;
-      for (const part of [...parsed.parts, ...parsed.nested]) {
+      // Text the parser refuses: bash may still run part of it (`select`, `coproc`), so fail closed.
+      cached = parsed.opaque.includes('unterminated') ? 'text the shell parser cannot read' : null;
+      for (const part of cached === null ? [...parsed.parts, ...parsed.nested] : []) {
         const unknown = unknownProgram(part);
         if (unknown !== undefined) {
           cached = unknown;

@@ -141,7 +141,7 @@ function unknownNote(call: CallFacts): string {
   const subject = call.subjects.find((candidate) => candidate.kind === 'command');
   const unknown = subject === undefined ? undefined : call.unknownProgram(subject);
   if (unknown === undefined) return '';
-  return ` (the command runs \`${unknown.slice(0, 80)}\`, a program known only when the shell runs it, so the rule cannot be ruled out; name the program literally)`;
+  return ` (the command may run a program its text does not name: \`${unknown.slice(0, 80)}\` is known only when the shell runs it, so the rule cannot be ruled out; name the program literally)`;
 }
 
 function checkMode(mode: unknown): PermissionMode {

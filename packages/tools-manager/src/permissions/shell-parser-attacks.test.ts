@@ -89,6 +89,17 @@ const ATTACKS: readonly string[] = [
   'f() { rm a; }; f',
   'function g { rm a; }; g',
   'ls() { rm "$@"; }; ls a',
+  'select x in 1; do rm a; break; done <<< 1',
+  'coproc rm a; wait',
+  'shopt -s expand_aliases\nalias ls="rm"\nls a',
+  // wrappers with options and `--`
+  'command -p rm a',
+  'exec -a x rm a',
+  'env -- rm a',
+  'nice -n 5 -- rm a',
+  'xargs -I{} rm {} <<< a',
+  '\\command rm a',
+  'time -p rm a',
   // redirections around the command
   '>out rm a',
   '2>/dev/null rm a',
@@ -167,7 +178,16 @@ describe('the permission engine and the shell agree on what runs', () => {
   it('a program named at run time is denied with a reason that says so', () => {
     const decision = deny.evaluate(bash, { command: 'x=rm; $x a' }, { root: work });
     expect(decision).toMatchObject({ behavior: 'deny', rule: 'bash(rm:*)' });
-    expect(decision.reason).toContain('`$x`, a program known only when the shell runs it');
+    expect(decision.reason).toContain('`$x` is known only when the shell runs it');
+  });
+
+  it('text the parser refuses matches deny rules (bash may still run part of it) and is never allowed', () => {
+    for (const command of ['coproc rm a', 'echo "unterminated', 'a;;b']) {
+      const decision = deny.evaluate(bash, { command }, { root: work });
+      expect(decision.behavior, command).toBe('deny');
+      expect(decision.reason).toContain('text the shell parser cannot read');
+      expect(allow.evaluate(bash, { command }, { root: work }).behavior, command).not.toBe('allow');
+    }
   });
 
   it('a program path with a computed folder but a literal name is judged by that name', () => {
