@@ -16,6 +16,9 @@ export {
   type WorkspaceToolSetOptions,
 } from './agent/workspace-tool-set.js';
 export { CHAT_HELP, type ChatSession, type ChatSessionOptions, createChatSession } from './cli/chat-session.js';
+export { type CronClock, systemClock } from './cron/cron-clock.js';
+export { type CronRunHost, type CronRunRecord, type CronRunRequest, isFinalRunStatus } from './cron/cron-run-host.js';
+export { CronScheduler, type CronSchedulerOptions, cronDedupeKey, cronSessionId } from './cron/cron-scheduler.js';
 export {
   createGateway,
   type Gateway,
@@ -33,6 +36,7 @@ export {
 export { createGatewayApp, type GatewayAppOptions, type GatewayLog } from './http/create-app.js';
 export type { GatewayEnv, GatewayServices } from './http/gateway-env.js';
 export { maskConfig } from './http/mask-config.js';
+export { cronRoutes } from './http/routes-cron.js';
 export { MAX_FILE_READ_BYTES } from './http/routes-files.js';
 export { sitesRoutes } from './http/routes-sites.js';
 export { finishReason } from './openai/openai-routes.js';
