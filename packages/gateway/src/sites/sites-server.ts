@@ -40,7 +40,7 @@ function plain(response: ServerResponse, status: number, text: string, headers: 
   response.end(text);
 }
 
-/** `within` when `path` is `root` or inside it (both real paths), else undefined. */
+/** The segments of `path` under `root` (both real paths), or undefined when it is outside or on a dotfile. */
 function inside(root: string, path: string): string[] | undefined {
   if (path === root) return [];
   if (!path.startsWith(root + sep)) return undefined;
@@ -120,7 +120,6 @@ export function createSitesHandler(workspace: Workspace, options: SitesHandlerOp
             ...headers,
             'content-type': 'text/html; charset=utf-8',
             'content-length': String(body.length),
-            'cache-control': 'no-cache',
           });
           response.end(request.method === 'HEAD' ? undefined : body);
           return;
@@ -136,7 +135,6 @@ export function createSitesHandler(workspace: Workspace, options: SitesHandlerOp
     root: string,
     file: string,
     headers: Record<string, string>,
-    status = 200,
   ): Promise<void> {
     return new Promise((resolve) => {
       const parts = relative(root, file).split(sep);
@@ -148,7 +146,6 @@ export function createSitesHandler(workspace: Workspace, options: SitesHandlerOp
         extensions: false,
       });
       for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
-      if (status !== 200) response.statusCode = status;
       stream.on('error', (error: { status?: number }) => {
         // send reports a failed precondition (412) or range (416, after setting Content-Range) this way too.
         const status = error.status === 412 || error.status === 416 ? error.status : 404;
