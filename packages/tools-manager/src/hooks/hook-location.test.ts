@@ -135,6 +135,9 @@ describe("hooks never run host code from the agents' root", () => {
       `source ${root}/scripts/check-command.sh`,
       `node --require=${root}/scripts/check-command.sh -e 1`,
       `bash -c 'bash -c "sh ${root}/scripts/check-command.sh"'`,
+      // bash syntax just-bash does not parse (bash runs it): every piece is still checked.
+      `coproc ${root}/scripts/check-command.sh`,
+      `select x in 1; do ${root}/scripts/check-command.sh; done`,
     ];
     for (const command of spellings) {
       expect(checkHookLocation({ command, cwd: host }, [root]).ok, command).toBe(false);

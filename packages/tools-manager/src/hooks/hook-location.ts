@@ -81,6 +81,14 @@ const MAX_SCRIPT_DEPTH = 4;
  */
 function pathWords(command: string, depth = 0, words: Set<string> = new Set()): Set<string> {
   const parsed = parseCommand(command);
+  if (parsed.opaque.includes('unterminated')) {
+    // Text the parser refuses (bash may still run it, e.g. `coproc ./x.sh`): every piece may be a file.
+    for (const piece of command.split(/[\s;&|<>(){}`'"$]+/)) {
+      if (piece !== '' && !piece.startsWith('-') && !piece.includes('\0')) {
+        words.add(piece.includes('/') || piece.startsWith('.') || piece.startsWith('~') ? piece : `./${piece}`);
+      }
+    }
+  }
   for (const part of [...parsed.parts, ...parsed.nested]) {
     for (const word of part.words) {
       const value = word.value.replace(/^[A-Za-z_][A-Za-z0-9_]*=/, '');

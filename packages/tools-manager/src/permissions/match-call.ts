@@ -51,13 +51,6 @@ export class CallFacts {
       for (const part of [...parsed.parts, ...parsed.nested]) {
         for (const text of denyCandidates(part)) texts.add(text);
       }
-      if (parsed.opaque.includes('unterminated')) {
-        // The shell would read an unterminated quote differently from us: also try the pieces between separators.
-        for (const piece of value.split(/[;&|\n\r]+/)) {
-          const unquoted = piece.replace(/["'`\\]/g, '').trim();
-          if (unquoted !== '') texts.add(unquoted.replace(/[ \t]+/g, ' '));
-        }
-      }
       cached = [...texts];
       this.broadTexts.set(value, cached);
     }
