@@ -85,7 +85,20 @@ export function allowCandidates(part: SimpleCommand): string[] {
  * `su -c`, `env -S`, `trap '...'` and `eval ...`.
  */
 export function denyCandidates(part: SimpleCommand, depth = 0): string[] {
-  return [...readCommand(part, depth).texts].filter((candidate) => candidate !== '');
+  return [...reading(part, depth).texts].filter((candidate) => candidate !== '');
+}
+
+/** One reading per part: deny texts and the unknown-program check share it. */
+const readings = new WeakMap<SimpleCommand, CommandReading>();
+
+function reading(part: SimpleCommand, depth: number): CommandReading {
+  if (depth !== 0) return readCommand(part, depth);
+  let cached = readings.get(part);
+  if (cached === undefined) {
+    cached = readCommand(part, depth);
+    readings.set(part, cached);
+  }
+  return cached;
 }
 
 /**
@@ -94,7 +107,7 @@ export function denyCandidates(part: SimpleCommand, depth = 0): string[] {
  * program the command may run is named in its text.
  */
 export function unknownProgram(part: SimpleCommand, depth = 0): string | undefined {
-  return readCommand(part, depth).unknown;
+  return reading(part, depth).unknown;
 }
 
 interface CommandReading {
