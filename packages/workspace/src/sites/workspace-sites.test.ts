@@ -2,6 +2,8 @@ import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isConfigError } from '../config/config-error.js';
+import { parseConfigText } from '../config/load-config.js';
 import { isStoreError } from '../store/store-error.js';
 import { openWorkspace } from '../workspace/open-workspace.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -117,5 +119,28 @@ describe('workspaceSites', () => {
     await sites.create('s');
     await expect(sites.setAuth('s', 'a:b', 'pw')).rejects.toThrow(/without ":"/);
     await expect(sites.setAuth('s', 'a', '')).rejects.toThrow(/1-1024 bytes/);
+  });
+
+  it("gateway.sites.folder moves the sites (here: the top-level sites/, out of the agents' reach)", async () => {
+    await workspace.setConfigValue(['gateway', 'sites', 'folder'], 'sites');
+    const sites = workspaceSites(workspace);
+    expect(sites.folder).toBe(join(dir, 'sites'));
+    expect((await sites.create('outside-root')).folder).toBe(join(dir, 'sites', 'outside-root'));
+  });
+
+  it.each([
+    ['{ "gateway": { "sites": { "domain": "bad domain" } } }', 'gateway.sites.domain'],
+    ['{ "gateway": { "sites": { "spa": ["Not_A_Label"] } } }', 'gateway.sites.spa[0]'],
+    ['{ "gateway": { "sites": { "port": 70000 } } }', 'gateway.sites.port'],
+    ['{ "gateway": { "sites": { "root": "x" } } }', 'gateway.sites.root'],
+  ])('a bad gateway.sites config is a ConfigError naming the field: %s', (text, field) => {
+    let caught: unknown;
+    try {
+      parseConfigText(text, '/ws/boxagnts.json', { env: {} });
+    } catch (error) {
+      caught = error;
+    }
+    expect(isConfigError(caught)).toBe(true);
+    expect((caught as { field?: string }).field).toBe(field);
   });
 });
