@@ -247,7 +247,8 @@ class Walker {
     }
     const readsStdin =
       (SHELLS.has(base) &&
-        !args.some((arg) => /^-[A-Za-z]*c[A-Za-z]*$/.test(arg.value) || !arg.value.startsWith('-'))) ||
+        (args.some((arg) => /^-[A-Za-z]*s[A-Za-z]*$/.test(arg.value)) ||
+          !args.some((arg) => /^-[A-Za-z]*c[A-Za-z]*$/.test(arg.value) || !arg.value.startsWith('-')))) ||
       (SOURCE_COMMANDS.has(base) && args.some((arg) => arg.value === '/dev/stdin' || arg.value === '-'));
     const sourcesSubstitution =
       SOURCE_COMMANDS.has(base) &&
@@ -280,14 +281,12 @@ class Walker {
     const printer = pipedFrom.words.find((word) => !/^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(word.raw));
     if (printer !== undefined && PRINTERS.has(printer.value) && pipedFrom.unknownProgram === undefined) {
       const printed = pipedFrom.words.slice(pipedFrom.words.indexOf(printer) + 1);
-      if (printed.every((word) => word.dynamic !== true)) {
-        this.innerScript(
-          printed
-            .filter((word) => !/^-[neE]+$/.test(word.value))
-            .map((word) => word.value)
-            .join(' '),
-          depth,
-        );
+      const text = printedText(printer.value, printed);
+      if (text !== undefined) {
+        // As written, and with escapes decoded (`echo -e`, dash's echo and printf decode them).
+        this.innerScript(text, depth);
+        const decoded = decodeEscapes(text);
+        if (decoded !== text) this.innerScript(decoded, depth);
         return undefined;
       }
     }
@@ -300,11 +299,52 @@ class Walker {
       this.result.opaque.push('unterminated');
       return;
     }
-    // printf-style escapes (`\n`, `\x72`) are what `printf ... | sh` or `echo -e` would print.
-    const decoded = text.replace(/\\n/g, '\n');
-    if (!this.script(decoded, 'nested', depth + 1)) this.result.opaque.push('unterminated');
+    if (!this.script(text, 'nested', depth + 1)) this.result.opaque.push('unterminated');
   }
 }
+
+/**
+ * The text `echo` or `printf` prints, when the command alone tells it: no computed word, and for
+ * `printf` a format whose only directives are `%s`/`%b` (filled in order) and `%%`. Undefined otherwise.
+ */
+function printedText(printer: string, words: readonly CommandWord[]): string | undefined {
+  if (words.some((word) => word.dynamic === true)) return undefined;
+  const values = words.map((word) => word.value);
+  if (printer === 'echo') return values.filter((value) => !/^-[neE]+$/.test(value)).join(' ');
+  const [format, ...args] = values[0] === '--' ? values.slice(1) : values;
+  if (format === undefined) return '';
+  let next = 0;
+  let known = true;
+  const filled = format.replace(/%(.)/g, (match, directive: string) => {
+    if (directive === '%') return '%';
+    if (directive === 's' || directive === 'b') return args[next++] ?? '';
+    known = false;
+    return match;
+  });
+  // printf reuses the format while arguments remain: that output is not worked out here.
+  if (!known || (next > 0 && next < args.length) || (next === 0 && args.length > 0)) return undefined;
+  return filled;
+}
+
+/** C-style escapes as `printf`, `echo -e` and dash's `echo` print them (`\n`, `\t`, `\xHH`, `\NNN`). */
+function decodeEscapes(text: string): string {
+  return text.replace(/\\(x[0-9A-Fa-f]{1,2}|0?[0-7]{1,3}|.)/g, (match, sequence: string) => {
+    if (sequence.startsWith('x')) return String.fromCharCode(Number.parseInt(sequence.slice(1), 16));
+    if (/^[0-7]/.test(sequence)) return String.fromCharCode(Number.parseInt(sequence, 8));
+    return SIMPLE_ESCAPES[sequence] ?? match;
+  });
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  '\\': '\\',
+};
 
 /** The word's value when no part of it is computed at run time. */
 function staticValue(word: WordNode): string | undefined {

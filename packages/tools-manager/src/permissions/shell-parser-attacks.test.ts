@@ -56,6 +56,11 @@ const ATTACKS: readonly string[] = [
   // scripts given to a shell another way
   'echo rm a | bash',
   "printf 'rm a' | sh",
+  "printf 'rm\\x20a' | sh",
+  "printf 'r%s a' m | sh",
+  "printf '%s %s' rm a | sh",
+  "echo -e 'rm\\ta' | sh",
+  'echo rm a | bash -s x',
   "bash -c 'rm a'",
   'sh -c "echo x; rm a"',
   "eval 'r''m a'",
