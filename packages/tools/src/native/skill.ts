@@ -5,6 +5,7 @@ import { closeNames } from '../skills/close-names.js';
 import { expandSkill } from '../skills/expand-skill.js';
 import { loadSkills, type SkillCatalogue } from '../skills/load-skills.js';
 import { formatSkillListing } from '../skills/skill-listing.js';
+import { splitArguments } from '../skills/split-arguments.js';
 import type { Tool } from '../tool.js';
 import { errorResult, textResult } from '../tool-results.js';
 
@@ -44,9 +45,17 @@ function argumentWord(value: string): string {
   return /^[^\s'"\\]+$/.test(value) ? value : `'${value.replace(/'/g, `'"'"'`)}'`;
 }
 
-/** `args` of the BoxAgnts shape as this tool's argument string. */
-function argumentString(args: z.output<typeof skillInput>['args']): string | undefined {
-  if (args === undefined || typeof args === 'string') return args;
+/**
+ * `args` of the BoxAgnts shape as this tool's argument string. BoxAgnts hands its string to the
+ * skill whole (as `$ARGUMENTS`), so a string without `name=value` words is one value: it fills the
+ * first argument whole (`"a button with a loading state"` is the description, not five words).
+ */
+function argumentString(args: z.output<typeof skillInput>['args'], declared: readonly string[]): string | undefined {
+  if (args === undefined) return undefined;
+  if (typeof args === 'string') {
+    const named = splitArguments(args).some((word) => declared.some((name) => word.startsWith(`${name}=`)));
+    return named || args.trim() === '' ? args : argumentWord(args.trim());
+  }
   if (Array.isArray(args)) return args.map(argumentWord).join(' ');
   return Object.entries(args)
     .map(([key, value]) => `${key}=${argumentWord(String(value))}`)
@@ -101,7 +110,6 @@ export function createSkillTool(options: SkillToolOptions): Tool<typeof skillInp
       const given = input.name ?? input.skill;
       // `{skill: "list"}` lists, unless a skill is really named "list" (then `name: "list"` loads it).
       const name = input.name === undefined && given === LIST ? undefined : given;
-      const argumentText = input.arguments ?? argumentString(input.args);
       // Skills planted in the call's root never replace the host's (see loadSkills' writableRoot).
       const catalogue = await loadSkills({
         folders: options.folders,
@@ -130,6 +138,12 @@ export function createSkillTool(options: SkillToolOptions): Tool<typeof skillInp
           skipped === undefined ? '' : ` A skill folder "${name}" exists but was skipped: ${skipped.message}.`;
         return errorResult(`Unknown skill "${name}".${hint}${broken} Call skill without a name to list them all.`);
       }
+      const argumentText =
+        input.arguments ??
+        argumentString(
+          input.args,
+          skill.args.map((argument) => argument.name),
+        );
       const expansion = await expandSkill(skill, argumentText ?? '');
       if (!expansion.ok) return errorResult(expansion.message);
       return textResult(expansion.text, {

@@ -83,6 +83,15 @@ describe('skill argument defaults', () => {
         'Generate a complete component for `react` based on `a button with a loading state`.',
       );
       expect(resultText(result)).not.toContain('for ``');
+      // The same call in BoxAgnts' own shape.
+      const seedShape = await executeTool(
+        createSkillTool({ folders: [FIXTURE_SKILLS], name: 'skill-tool' }),
+        { skill: 'front-component-generator', args: 'a button with a loading state' },
+        testContext(),
+      );
+      expect(resultText(seedShape)).toContain(
+        'Generate a complete component for `react` based on `a button with a loading state`.',
+      );
     },
   );
 });
@@ -122,10 +131,23 @@ describe("BoxAgnts' skill folder", () => {
 describe('the {skill, args} call shape', () => {
   const tool = () => createSkillTool({ folders: [skills] });
 
-  it('loads a skill given as {skill, args}', async () => {
-    const result = await executeTool(tool(), { skill: 'component-maker', args: 'modal vue' }, testContext());
+  it('loads a skill given as {skill, args}: BoxAgnts hands its args string to the skill whole', async () => {
+    const result = await executeTool(
+      tool(),
+      { skill: 'component-maker', args: 'a modal with a close button' },
+      testContext(),
+    );
     expect(result.isError).toBeUndefined();
-    expect(resultText(result)).toContain('Build modal for `vue`');
+    expect(resultText(result)).toContain('Build a modal with a close button for `react`');
+  });
+
+  it('reads name=value words in an args string by name', async () => {
+    const result = await executeTool(
+      tool(),
+      { skill: 'component-maker', args: "description='a modal' framework=vue" },
+      testContext(),
+    );
+    expect(resultText(result)).toContain('Build a modal for `vue`');
   });
 
   it('accepts args as a list of words or a map of names', async () => {
