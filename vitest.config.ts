@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -6,15 +6,31 @@ import { projects } from './vitest.workspace.ts';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
-/** `@boxagnts/<name>` -> `packages/<name>/src/index.ts`, so tests need no build. */
+/**
+ * `@boxagnts/<name>` -> `packages/<name>/src/index.ts`, so tests need no build; and each subpath export
+ * with a `@boxagnts/source` condition (`@boxagnts/api/adapter-kit` -> `packages/api/src/adapter-kit.ts`).
+ * Subpaths come first: an alias also matches `<find>/…`, and the first match wins.
+ */
 function sourceAliases(): Record<string, string> {
+  const subpaths: Record<string, string> = {};
   const aliases: Record<string, string> = {};
   const dir = join(root, 'packages');
   for (const name of readdirSync(dir)) {
+    const manifest = join(dir, name, 'package.json');
+    if (existsSync(manifest)) {
+      const exports =
+        (JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: Record<string, unknown> }).exports ?? {};
+      for (const [subpath, conditions] of Object.entries(exports)) {
+        const source = (conditions as { '@boxagnts/source'?: unknown } | null)?.['@boxagnts/source'];
+        if (subpath.startsWith('./') && typeof source === 'string') {
+          subpaths[`@boxagnts/${name}/${subpath.slice(2)}`] = join(dir, name, source);
+        }
+      }
+    }
     const entry = join(dir, name, 'src', 'index.ts');
     if (existsSync(entry)) aliases[`@boxagnts/${name}`] = entry;
   }
-  return aliases;
+  return { ...subpaths, ...aliases };
 }
 
 export default defineConfig({

@@ -18,6 +18,9 @@ export const ALLOWED_LAYERS = {
   'wasm-tools': ['tools', 'api'],
   'tools-manager': ['tools', 'wasm-tools', 'api'],
   query: ['api', 'tools'],
+  // A real runtime dependency, not types only: the store resumes a session with the loop's own history repair
+  // (`historyFromEntries`) and the config checks agent names against the loop's `BUILTIN_AGENTS`; one copy of
+  // each, owned by the loop, so a stored session always resumes the way the loop would repair it.
   workspace: ['api', 'query', 'tools'],
   gateway: ['api', 'tools', 'wasm-tools', 'tools-manager', 'query', 'workspace'],
   testkit: [],
@@ -205,7 +208,11 @@ export function checkRepository(root) {
         if (!scoped) continue;
         const [, target, subpath] = scoped;
         const targetName = `@boxagnts/${target}`;
-        if (subpath && subpath !== '/package.json') {
+        // A subpath the target declares in its `exports` (`@boxagnts/api/adapter-kit`) is public; any other is not.
+        const exportedSubpath = packages.find((other) => other.manifest.name === targetName)?.manifest.exports?.[
+          `.${subpath}`
+        ];
+        if (subpath && subpath !== '/package.json' && exportedSubpath === undefined) {
           problems.push(`${where}: imports ${specifier}, another package's internals; import ${targetName} only`);
         }
         if (targetName === own) {

@@ -1,3 +1,3 @@
 import { packageTsupConfig } from '../../tsup.config.base.ts';
 
-export default packageTsupConfig(['src/index.ts']);
+export default packageTsupConfig(['src/index.ts', 'src/adapter-kit.ts']);

@@ -1,19 +1,21 @@
 import {
   type AdapterSettings,
   assembleMessage,
-  createProviderFetch,
   createUsage,
   type LlmProvider,
   type LlmRequest,
   type Message,
   type ModelInfo,
+  type StreamEvent,
+} from '@boxagnts/api';
+import {
+  createProviderFetch,
   readNdjson,
   resolveApiKey,
-  type StreamEvent,
   sendRequest,
   streamWithRetries,
   systemPromptText,
-} from '@boxagnts/api';
+} from '@boxagnts/api/adapter-kit';
 
 /** Settings of the Acme adapter: the common adapter settings plus Acme's own. */
 export interface AcmeChatSettings extends AdapterSettings {

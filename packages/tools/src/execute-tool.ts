@@ -1,4 +1,5 @@
-import { checkToolInputValue, type JsonObject, type ToolInputLimits } from '@boxagnts/api';
+import type { JsonObject, ToolInputLimits } from '@boxagnts/api';
+import { checkToolInputValue } from '@boxagnts/api/adapter-kit';
 import type { z } from 'zod';
 import type { AnyTool, ToolResult } from './tool.js';
 import type { ToolContext } from './tool-context.js';

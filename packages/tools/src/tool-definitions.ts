@@ -1,4 +1,5 @@
-import { type JsonSchema, type ToolDefinition, toGeminiSchema } from '@boxagnts/api';
+import type { JsonSchema, ToolDefinition } from '@boxagnts/api';
+import { toGeminiSchema } from '@boxagnts/api/adapter-kit';
 import { z } from 'zod';
 import type { AnyTool } from './tool.js';
 

@@ -1,3 +1,5 @@
+import type { Sha256 } from '@aws-crypto/sha256-js';
+import type { SignatureV4 } from '@smithy/signature-v4';
 import { createLlmError } from '../../spec/create-llm-error.js';
 import type { LlmError } from '../../spec/llm-error.js';
 import { AuthenticationError, MissingApiKeyError } from '../../spec/llm-error-classes.js';
@@ -162,17 +164,27 @@ export interface SignableRequest {
  *
  * @see https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-create-signed-request.html
  */
+let sigV4Modules: Promise<{ SignatureV4: typeof SignatureV4; Sha256: typeof Sha256 }> | undefined;
+
+/**
+ * The SigV4 signer and its hash, imported once on first use (they cost more CPU to import than most of
+ * this package, and most apps never sign a Bedrock request). A Bedrock provider starts the import
+ * when it is created, so the first request does not wait for it inside its first-byte timer.
+ */
+export function loadSigV4(): Promise<{ SignatureV4: typeof SignatureV4; Sha256: typeof Sha256 }> {
+  sigV4Modules ??= Promise.all([import('@smithy/signature-v4'), import('@aws-crypto/sha256-js')]).then(
+    ([signer, hash]) => ({ SignatureV4: signer.SignatureV4, Sha256: hash.Sha256 }),
+  );
+  return sigV4Modules;
+}
+
 export async function signBedrockRequest(
   request: SignableRequest,
   credentials: AwsCredentials,
   region: string,
   signingDate: Date = new Date(),
 ): Promise<Record<string, string>> {
-  // Loaded on first use (cached by the module system): most apps never sign a Bedrock request.
-  const [{ SignatureV4 }, { Sha256 }] = await Promise.all([
-    import('@smithy/signature-v4'),
-    import('@aws-crypto/sha256-js'),
-  ]);
+  const { SignatureV4, Sha256 } = await loadSigV4();
   const signer = new SignatureV4({ service: 'bedrock', region, credentials, sha256: Sha256 });
   const query: Record<string, string> = {};
   for (const [name, value] of request.url.searchParams) query[name] = value;

@@ -18,6 +18,7 @@ import {
   type AwsCredentialsProvider,
   authenticateBedrockRequest,
   type BedrockAuth,
+  loadSigV4,
   resolveBedrockAuth,
   resolveBedrockRegion,
 } from './bedrock-auth.js';
@@ -78,6 +79,8 @@ export function createBedrockConverseProvider(settings: BedrockConverseSettings 
     ...(settings.env === undefined ? {} : { env: settings.env }),
   };
   const region = () => resolveBedrockRegion(authSettings);
+  // Start loading the signer now (not at package import): the first request then does not wait for it.
+  loadSigV4().catch(() => {});
   const fetch = withBedrockErrorType(
     createProviderFetch({
       providerId,
