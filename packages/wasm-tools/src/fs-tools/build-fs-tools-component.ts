@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuiltComponent, buildJsComponent } from '../runtime/componentize.js';
+import { missingAssetMessage } from '../runtime/package-assets.js';
 import { FsToolsError } from './fs-tools-error.js';
 
 /** The package folder (the one with `package.json` and `guest/`), found from this file upwards. */
@@ -16,7 +17,11 @@ function packageRoot(): string {
   }
   throw new FsToolsError(
     'guest-missing',
-    'The fs-tools guest sources (guest/fs-tools/) were not found next to @boxagnts/wasm-tools: reinstall the package.',
+    missingAssetMessage(
+      'the fs-tools guest sources (guest/fs-tools/)',
+      [dirname(fileURLToPath(import.meta.url))],
+      import.meta.url,
+    ).message,
   );
 }
 

@@ -7,7 +7,11 @@ export type ComponentRuntimeErrorReason =
   | 'invalid-manifest'
   | 'invalid-descriptor'
   | 'invalid-options'
-  | 'closed';
+  | 'closed'
+  /** The package was bundled into an app; its run-time files are missing (mark it external). */
+  | 'bundled'
+  /** A run-time file of the package is missing (a broken install). */
+  | 'missing-file';
 
 /**
  * A component or configuration the runtime cannot use (a build that failed, a manifest with a bad

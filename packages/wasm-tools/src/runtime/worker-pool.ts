@@ -1,6 +1,8 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { ComponentRuntimeError } from './component-runtime-error.js';
+import { missingAssetMessage } from './package-assets.js';
 import type { ComponentRef, WorkerJob, WorkerOutcome } from './worker-protocol.js';
 
 /**
@@ -57,12 +59,23 @@ interface Pending {
 
 /** Finds worker.mjs from the sources (src/runtime/) or from the bundle (dist/runtime/). */
 export function defaultWorkerPath(): string {
+  if (typeof import.meta.url !== 'string') {
+    throw new ComponentRuntimeError(
+      'bundled',
+      missingAssetMessage('the component worker entry', [], undefined).message,
+    );
+  }
   const candidates = [new URL('./worker.mjs', import.meta.url), new URL('./runtime/worker.mjs', import.meta.url)];
   for (const candidate of candidates) {
     const path = fileURLToPath(candidate);
     if (existsSync(path)) return path;
   }
-  return fileURLToPath(candidates[0] as URL);
+  const missing = missingAssetMessage(
+    'the component worker entry (worker.mjs)',
+    candidates.map((url) => fileURLToPath(url)),
+    import.meta.url,
+  );
+  throw new ComponentRuntimeError(missing.bundled ? 'bundled' : 'missing-file', missing.message);
 }
 
 /**

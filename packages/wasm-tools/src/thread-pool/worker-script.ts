@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defaultCacheDir, writeFileAtomic } from '../runtime/cache-dir.js';
+import { ComponentRuntimeError } from '../runtime/component-runtime-error.js';
+import { missingAssetMessage } from '../runtime/package-assets.js';
 
 const bundled = new Map<string, Promise<URL>>();
 
@@ -31,6 +33,15 @@ async function bundleSourceEntry(sourcePath: string): Promise<URL> {
   return pathToFileURL(path);
 }
 
+function missingScriptError(from: string, name: string, candidates: URL[]): ComponentRuntimeError {
+  const missing = missingAssetMessage(
+    `the worker-thread script ${name}.js`,
+    candidates.map((url) => fileURLToPath(url)),
+    from,
+  );
+  return new ComponentRuntimeError(missing.bundled ? 'bundled' : 'missing-file', missing.message);
+}
+
 /**
  * The script a worker thread runs for `name` (e.g. `bash-worker`): the built `name.js` beside
  * the calling module or in its `folder` (the bundled `dist/<folder>/name.js`), else the
@@ -51,11 +62,7 @@ export function resolveWorkerScript(from: string, folder: string, name: string):
       ? Promise.resolve(built)
       : existsSync(fileURLToPath(source))
         ? bundleSourceEntry(fileURLToPath(source))
-        : Promise.reject(
-            new Error(
-              `The worker script ${name}.js is missing next to ${fileURLToPath(from)} (looked in ${candidates.map((url) => fileURLToPath(url)).join(', ')}): reinstall @boxagnts/wasm-tools.`,
-            ),
-          );
+        : Promise.reject(missingScriptError(from, name, candidates));
   bundled.set(key, resolved);
   resolved.catch(() => bundled.delete(key));
   return resolved;
