@@ -65,7 +65,7 @@ export function sessionRoutes(services: GatewayServices): Hono<GatewayEnv> {
   app.get('/sessions/:id', async (context) => {
     const record = await requireSession(context.req.param('id'));
     const entries = await sessions().load(record.id);
-    return context.json({ session: record, messages: entries.map((entry, index) => ({ seq: index + 1, ...entry })) });
+    return context.json({ session: record, messages: entries });
   });
   app.patch('/sessions/:id', async (context) => {
     const body = await readJsonBody(context, renameSessionSchema);
