@@ -12,7 +12,8 @@
 // 3. installs all tarballs with npm into a fresh app in the system temp folder, outside the monorepo, with an
 //    app-owned zod of another 4.x minor than the repository's (`--prefer-offline`; `--ignore-scripts`, so
 //    better-sqlite3 is not compiled: only loading is checked here, and it loads its binding lazily);
-// 4. `require()`s every package from a CommonJS folder and `import`s it from an ESM folder of that app;
+// 4. `require()`s every entry point (main and `exports` subpaths) from a CommonJS folder and `import`s it from
+//    an ESM folder of that app;
 // 5. type-checks (TypeScript, `module: nodenext`) and runs a CommonJS TypeScript consumer that defines a tool
 //    with the app's own zod, validates and runs it, and finds the built-in skills of @boxagnts/tools;
 // 6. checks that every package with zod as a peer dependency (where zod appears in its public types) uses the
@@ -53,13 +54,6 @@ const indent = (text) =>
     .map((line) => `    ${line}`)
     .join('\n');
 
-function run(command, commandArgs, options = {}) {
-  const started = Date.now();
-  const result = spawnSync(command, commandArgs, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options });
-  const output = `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? String(result.error) : ''}`;
-  return { ok: result.status === 0, output, seconds: (Date.now() - started) / 1000 };
-}
-
 function step(label, fn) {
   const started = Date.now();
   const value = fn();
@@ -79,6 +73,29 @@ export function publishedPackages(repositoryRoot) {
     }))
     .filter((manifest) => !manifest.private)
     .sort((a, b) => a.folder.localeCompare(b.folder));
+}
+
+/** `pnpm pack`s one package into `destination`: `{ file }` (the tarball's path) or `{ failure }`. */
+export function packPackage(pkg, destination) {
+  const result = run('pnpm', ['pack', '--pack-destination', destination], { cwd: pkg.dir });
+  const file = join(destination, `${pkg.name.replace(/^@/, '').replace('/', '-')}-${pkg.version}.tgz`);
+  if (!result.ok || !existsSync(file)) return { failure: result.output.slice(-2000) || `no ${file} written` };
+  return { file };
+}
+
+/** The specifiers a user can load from a package: `.` and each subpath of `exports` with conditions. */
+export function entryPoints(manifest) {
+  return Object.entries(manifest.exports ?? { '.': manifest.main })
+    .filter(([key, entry]) => key === '.' || (entry && typeof entry === 'object' && !key.includes('*')))
+    .map(([key]) => (key === '.' ? manifest.name : `${manifest.name}${key.slice(1)}`));
+}
+
+/** Runs a command to its end: `{ ok, output, seconds }`. */
+export function run(command, commandArgs, options = {}) {
+  const started = Date.now();
+  const result = spawnSync(command, commandArgs, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options });
+  const output = `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? String(result.error) : ''}`;
+  return { ok: result.status === 0, output, seconds: (Date.now() - started) / 1000 };
 }
 
 /** Problems of one unpacked tarball (`package/` folder), as strings; empty when it is clean. */
@@ -106,6 +123,14 @@ export function tarballProblems(packageDir, rootLicense) {
   const bins = typeof manifest.bin === 'string' ? [manifest.bin] : Object.values(manifest.bin ?? {});
   for (const target of [manifest.main, manifest.types, ...bins].filter(Boolean)) {
     if (!existsSync(join(packageDir, target))) problems.push(`${target} (main, types or bin) is not in the tarball`);
+  }
+  // The registry shows the README away from the repository: a relative link there leads nowhere.
+  const readme = join(packageDir, 'README.md');
+  if (!existsSync(readme)) problems.push('no README.md');
+  else {
+    for (const [, target] of readFileSync(readme, 'utf8').matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (!/^(https?:|mailto:|#)/.test(target)) problems.push(`README.md links to ${target}: use an absolute URL`);
+    }
   }
   for (const file of listFiles(packageDir)) {
     const inside = file.slice(packageDir.length + 1);
@@ -222,18 +247,15 @@ function main() {
     const packed = new Map();
     step('packed every package', () => {
       for (const pkg of packages) {
-        const result = run('pnpm', ['pack', '--pack-destination', tarballs], { cwd: pkg.dir });
-        const file = readdirSync(tarballs).find(
-          (name) => name.startsWith(`${pkg.name.replace('@', '').replace('/', '-')}-`) && !packed.has(name),
-        );
-        if (!result.ok || !file) {
-          record(`${pkg.name}: pnpm pack`, result.output.slice(-2000) || 'no tarball written');
+        const { file, failure } = packPackage(pkg, tarballs);
+        if (failure) {
+          record(`${pkg.name}: pnpm pack`, failure);
           continue;
         }
-        packed.set(pkg.name, join(tarballs, file));
+        packed.set(pkg.name, file);
         const unpacked = join(work, 'unpacked', pkg.folder);
         mkdirSync(unpacked, { recursive: true });
-        const untar = run('tar', ['-xzf', join(tarballs, file), '-C', unpacked]);
+        const untar = run('tar', ['-xzf', file, '-C', unpacked]);
         const problems = untar.ok ? tarballProblems(join(unpacked, 'package'), rootLicense) : [untar.output];
         record(`${pkg.name}: tarball contents`, problems.length > 0 ? problems.join('\n') : undefined);
       }
@@ -267,7 +289,8 @@ function main() {
     );
     if (!install.ok) return;
 
-    const names = [...packed.keys()];
+    // Every entry point: the main one and each conditional subpath of `exports` (`@boxagnts/api/adapter-kit`).
+    const names = packages.filter((pkg) => packed.has(pkg.name)).flatMap((pkg) => entryPoints(pkg));
     writeFileSync(join(app, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
     writeFileSync(join(app, 'esm', 'package.json'), '{ "type": "module" }\n');
     writeFileSync(join(app, 'ts-cjs', 'package.json'), '{ "type": "commonjs" }\n');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ESM script without declarations
-import { publishedPackages, tarballProblems } from './check-packages.mjs';
+import { entryPoints, publishedPackages, tarballProblems } from './check-packages.mjs';
 
 // The whole check (build, pack, npm install, require/import, TypeScript consumer) runs in CI from .ci/run;
 // these tests cover its verdict on a tarball's contents, on unpacked fixtures.
@@ -38,6 +38,8 @@ function unpacked(files: Record<string, string>, manifest: object = goodManifest
   const all = {
     'package.json': JSON.stringify(manifest),
     LICENSE,
+    'README.md':
+      '# @boxagnts/tools\n\nSee [the query loop](https://github.com/boxagnts/boxagnts-ts/tree/main/packages/query) and [below](#install).\n',
     'dist/index.js': 'export const x = 1;',
     'dist/index.d.ts': 'export declare const x = 1;',
     'dist/index.js.map': JSON.stringify({ sources: ['../src/index.ts'], sourcesContent: ['export const x = 1;'] }),
@@ -122,5 +124,30 @@ describe('publishedPackages', () => {
       writeFileSync(join(root, 'packages', name, 'package.json'), JSON.stringify(manifest));
     }
     expect(publishedPackages(root).map((pkg: { name: string }) => pkg.name)).toEqual(['@boxagnts/api']);
+  });
+});
+
+describe('tarballProblems: README links', () => {
+  it('fails on a relative link, which leads nowhere on the registry page', () => {
+    const dir = unpacked({ 'README.md': 'See [tools-manager](../tools-manager) and [the bench](bench/README.md).\n' });
+    expect(tarballProblems(dir, LICENSE)).toEqual([
+      'README.md links to ../tools-manager: use an absolute URL',
+      'README.md links to bench/README.md: use an absolute URL',
+    ]);
+  });
+});
+
+describe('entryPoints', () => {
+  it('names the main entry and every conditional subpath, not files, wildcards or package.json', () => {
+    const manifest = {
+      name: '@boxagnts/api',
+      exports: {
+        '.': { types: './dist/index.d.ts', default: './dist/index.js' },
+        './adapter-kit': { types: './dist/adapter-kit.d.ts', default: './dist/adapter-kit.js' },
+        './wit/*': './wit/*',
+        './package.json': './package.json',
+      },
+    };
+    expect(entryPoints(manifest)).toEqual(['@boxagnts/api', '@boxagnts/api/adapter-kit']);
   });
 });
