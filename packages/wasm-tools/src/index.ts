@@ -74,6 +74,7 @@ export {
   type BuiltComponent,
   buildJsComponent,
   hashJsComponent,
+  packageWitPath,
 } from './runtime/componentize.js';
 export { type EnvGrant, grantedEnvironment } from './runtime/env-grant.js';
 export { type CommandRunReport, commandOutputToResult, inputToArgv } from './runtime/flag-protocol.js';

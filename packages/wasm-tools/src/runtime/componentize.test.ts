@@ -1,9 +1,10 @@
 import { stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isComponentRuntimeError } from './component-runtime-error.js';
-import { buildJsComponent, hashJsComponent } from './componentize.js';
-import { tempDir, WIT_DIR } from './test-fixtures.js';
+import { buildJsComponent, hashJsComponent, packageWitPath } from './componentize.js';
+import { PACKAGE_DIR, tempDir, WIT_DIR } from './test-fixtures.js';
 
 const GUEST = `export const tool = {
   describe() { return [{ name: 'noop', description: 'Nothing.', inputSchema: '{}', permission: 'read-only', env: [] }]; },
@@ -79,5 +80,17 @@ describe('buildJsComponent', () => {
     expect((error as Error).message).toContain(
       'Building a component from the given source (world function-tool) failed',
     );
+  });
+});
+
+describe('the default WIT', () => {
+  it("uses the installed package's wit/ when no witPath is given (the README example)", async () => {
+    expect(packageWitPath()).toBe(join(PACKAGE_DIR, 'wit'));
+    const implicit = await hashJsComponent({ source: GUEST, world: 'function-tool' });
+    const explicit = await hashJsComponent({ source: GUEST, witPath: WIT_DIR, world: 'function-tool' });
+    expect(implicit.hash).toBe(explicit.hash);
+    // The README's other spelling: the WIT folder resolved through the package's exports.
+    const resolved = fileURLToPath(import.meta.resolve('@boxagnts/wasm-tools/wit/function-tool.wit'));
+    expect(dirname(resolved)).toBe(WIT_DIR);
   });
 });

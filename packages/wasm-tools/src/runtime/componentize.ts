@@ -20,10 +20,12 @@
  * - Module globals persist across calls on a warm instance (see the runtime's instance cache).
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { defaultCacheDir, writeFileAtomic } from './cache-dir.js';
 import { ComponentRuntimeError } from './component-runtime-error.js';
+import { missingAssetMessage, ownPackageFolder } from './package-assets.js';
 
 /** The componentize-qjs version baked into cache keys: a new builder must not reuse old outputs. */
 const BUILDER_VERSION = 'componentize-qjs@0.4.5+sync';
@@ -34,8 +36,11 @@ export interface BuildJsComponentOptions {
   source?: string;
   /** Path to the guest ES module. Relative imports in it resolve from its folder. */
   sourcePath?: string;
-  /** A `.wit` file or a folder of them (with `deps/`), e.g. this package's `wit/`. */
-  witPath: string;
+  /**
+   * A `.wit` file or a folder of them (with `deps/`). Default: this package's own `wit/` folder
+   * (worlds `function-tool` and `command-tool`), found from the installed package.
+   */
+  witPath?: string;
   /** The world the module implements, e.g. `function-tool` or `command-tool`. */
   world: string;
   /** Where built components are kept; default {@link defaultCacheDir}. */
@@ -91,6 +96,21 @@ async function hashRelativeImports(
 }
 
 /**
+ * The installed package's `wit/` folder (worlds `function-tool` and `command-tool`, with `deps/`),
+ * the default `witPath` of {@link buildJsComponent}.
+ *
+ * @throws {ComponentRuntimeError} when the package was bundled into an app (mark it external).
+ */
+export function packageWitPath(): string {
+  const folder = ownPackageFolder(import.meta.url);
+  if (folder === undefined || !existsSync(join(folder, 'wit'))) {
+    const missing = missingAssetMessage('its WIT files (wit/)', folder === undefined ? [] : [join(folder, 'wit')]);
+    throw new ComponentRuntimeError(missing.bundled ? 'bundled' : 'missing-file', missing.message);
+  }
+  return join(folder, 'wit');
+}
+
+/**
  * The cache key of a build: a hash of the builder version, the world, the guest source (and its
  * relative imports when built from a file) and every `.wit` file; returns the source read too.
  */
@@ -107,7 +127,7 @@ export async function hashJsComponent(options: BuildJsComponentOptions): Promise
   if (options.sourcePath !== undefined) {
     await hashRelativeImports(source, dirname(resolve(options.sourcePath)), hasher, new Set());
   }
-  await hashWit(resolve(options.witPath), hasher);
+  await hashWit(resolve(options.witPath ?? packageWitPath()), hasher);
   return { source, hash: hasher.digest('hex') };
 }
 
@@ -119,14 +139,14 @@ export async function hashJsComponent(options: BuildJsComponentOptions): Promise
  * @example
  * const built = await buildJsComponent({
  *   source: "export const tool = { describe() { return []; }, run() { throw 'none'; } };",
- *   witPath: 'node_modules/@boxagnts/wasm-tools/wit',
- *   world: 'function-tool',
+ *   world: 'function-tool', // witPath: the package's own wit/ by default
+
  * });
  * const tools = await runtime.loadFunctionComponent({ path: built.path });
  */
 export async function buildJsComponent(options: BuildJsComponentOptions): Promise<BuiltComponent> {
   const { source, hash } = await hashJsComponent(options);
-  const witPath = resolve(options.witPath);
+  const witPath = resolve(options.witPath ?? packageWitPath());
   const path = join(options.cacheDir ?? defaultCacheDir(), 'components', `${hash}.wasm`);
   try {
     const bytes = new Uint8Array(await readFile(path));
