@@ -48,7 +48,7 @@ export function codeReviewScript(files: readonly string[]): MockScript {
     const found = SAMPLE_FINDINGS[file];
     const answer = found
       ? `${file}:${found.line} | ${found.severity} | ${found.finding} | ${found.fix}`
-      : `${file}:1 | Nit | no finding | -`;
+      : `${file} | - | not reviewed: the offline model is scripted for the bundled sample only | set ANTHROPIC_API_KEY for a real review`;
     return {
       // A reviewer's requests are the only ones on the reviewer model that carry its prompt.
       match: { model: REVIEWER_MODEL, contains: `Review the file ${file} ` },
@@ -73,7 +73,7 @@ export function codeReviewScript(files: readonly string[]): MockScript {
     const found = SAMPLE_FINDINGS[file];
     return found
       ? `| ${file}:${found.line} | ${found.severity} | ${found.finding} | ${found.fix} |`
-      : `| ${file} | - | no finding | - |`;
+      : `| ${file} | - | not reviewed: the offline model is scripted for the bundled sample only | set ANTHROPIC_API_KEY for a real review |`;
   });
   return {
     chunking: { textDelta: 24, argumentsDelta: 32, delayMs: 2 },
@@ -96,7 +96,9 @@ export function codeReviewScript(files: readonly string[]): MockScript {
         text: [
           '## Review of the folder',
           '',
-          'Verdict: needs rework (two blocking findings).',
+          files.every((file) => SAMPLE_FINDINGS[file] !== undefined)
+            ? 'Verdict: needs rework (two blocking findings).'
+            : 'Verdict: none (offline run: the scripted model reviews only the bundled sample).',
           '',
           '| where | severity | finding | suggested fix |',
           '| --- | --- | --- | --- |',
