@@ -74,19 +74,22 @@ export class PgBossRunQueue implements RunQueue {
   /** Starts pg-boss (creating its schema on first use) and the queue. */
   async open(): Promise<void> {
     await this.boss.start();
-    if ((await this.boss.getQueue(RUN_QUEUE_NAME)) === null) {
-      await this.boss
-        .createQueue(RUN_QUEUE_NAME, {
+    // Gateways starting together race to create the queue (pg-boss may report a deadlock): retry.
+    for (let attempt = 0; ; attempt++) {
+      if ((await this.boss.getQueue(RUN_QUEUE_NAME)) !== null) return;
+      try {
+        await this.boss.createQueue(RUN_QUEUE_NAME, {
           name: RUN_QUEUE_NAME,
           policy: 'short',
           retryLimit: 1000,
           retryDelay: 0,
           expireInSeconds: Math.max(2, Math.ceil((2 * this.leaseMs) / 1000)),
-        })
-        .catch(async (error: unknown) => {
-          // Another gateway created it at the same moment.
-          if ((await this.boss.getQueue(RUN_QUEUE_NAME)) === null) throw error;
         });
+        return;
+      } catch (error) {
+        if (attempt >= 10) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 250));
+      }
     }
   }
 

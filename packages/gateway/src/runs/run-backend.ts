@@ -71,7 +71,7 @@ export async function openRunBackend(
     };
   }
   const url = await storeUrl(workspace);
-  const pool = openGatewayPool(url, Math.max(4, (options.concurrency ?? 16) + 2));
+  const pool = openGatewayPool(url, 8);
   try {
     await migrateGatewayTables(pool);
     const signals = new PostgresRunSignals(url, pool);
