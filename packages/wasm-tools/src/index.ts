@@ -52,6 +52,11 @@ export type { PathAccess, PathCheck, PathPolicyOptions, PathRefusal, ResolvedPat
 export { defaultCacheDir } from './runtime/cache-dir.js';
 export { type CommandManifest, commandManifestSchema, parseCommandManifest } from './runtime/command-manifest.js';
 export {
+  type ComponentHttpHandler,
+  type ComponentHttpHandlerOptions,
+  createComponentHttpHandler,
+} from './runtime/component-http-handler.js';
+export {
   type ComponentCall,
   type ComponentRuntime,
   type ComponentRuntimeOptions,

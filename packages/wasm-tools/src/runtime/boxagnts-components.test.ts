@@ -125,13 +125,13 @@ describe.skipIf(!HAVE_BOXAGNTS)(
     });
 
     it('says that the static site component serves HTTP and is not a tool', async () => {
-    const site = join(BOXAGNTS_TOOLS, '../services/boxed_static_server_component.wasm');
-    const error = await runtime.loadCommandTool(site).catch((caught: unknown) => caught);
-    expect(isComponentRuntimeError(error)).toBe(true);
-    expect((error as Error).message).toContain('serves HTTP through wasi:http/incoming-handler');
-  });
+      const site = join(BOXAGNTS_TOOLS, '../services/boxed_static_server_component.wasm');
+      const error = await runtime.loadCommandTool(site).catch((caught: unknown) => caught);
+      expect(isComponentRuntimeError(error)).toBe(true);
+      expect((error as Error).message).toContain('mount it with createComponentHttpHandler');
+    });
 
-  it('runs the seed scenario, with refusals as errors', async () => {
+    it('runs the seed scenario, with refusals as errors', async () => {
       const { root } = await workspace();
       const named = byName((await runtime.loadToolsFolder(BOXAGNTS_TOOLS)).tools);
       await seedScenario(named, root);

@@ -363,7 +363,7 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
         'invalid-component',
         component.kind === 'function'
           ? `${wasmPath} is a function component (it exports boxagnts:tool/tool), not a command: load it with loadFunctionComponent, without a manifest.`
-          : `${wasmPath} does not export wasi:cli/run${component.kind === 'http' ? ' (it serves HTTP through wasi:http/incoming-handler: a site server, not a tool; this runtime does not host HTTP components yet)' : ''}, so it cannot run as a command tool.`,
+          : `${wasmPath} does not export wasi:cli/run${component.kind === 'http' ? ' (it serves HTTP through wasi:http/incoming-handler: a site server, not a tool; mount it with createComponentHttpHandler)' : ''}, so it cannot run as a command tool.`,
         { file: wasmPath },
       );
     }
@@ -417,7 +417,7 @@ function notAFunctionComponent(component: PreparedComponent): ComponentRuntimeEr
     component.kind === 'command'
       ? missingManifestMessage(component.name)
       : component.kind === 'http'
-        ? `${component.name} serves HTTP (it exports wasi:http/incoming-handler): it is a site server, not a tool, and this runtime does not host HTTP components yet.`
+        ? `${component.name} serves HTTP (it exports wasi:http/incoming-handler): it is a site server, not a tool; mount it with createComponentHttpHandler.`
         : `${component.name} exports neither boxagnts:tool/tool (a function tool) nor wasi:cli/run (a command tool); it exports ${component.exports.join(', ') || 'nothing'}.`;
   return new ComponentRuntimeError(component.kind === 'command' ? 'invalid-manifest' : 'invalid-component', message, {
     file: component.name,

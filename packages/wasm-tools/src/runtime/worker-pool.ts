@@ -9,7 +9,7 @@ import type { ComponentRef, WorkerJob, WorkerOutcome } from './worker-protocol.j
  * Node 20's V8 needs a flag for the extended-const proposal the transpiled components use; Node 22
  * and later ship it on and refuse the flag as a bad option, so it is passed on Node 20 only.
  */
-const EXTENDED_CONST_FLAG: readonly string[] =
+export const EXTENDED_CONST_FLAG: readonly string[] =
   Number(process.versions.node.split('.')[0]) < 22 ? ['--experimental-wasm-extended-const'] : [];
 
 const MIB = 1024 * 1024;
