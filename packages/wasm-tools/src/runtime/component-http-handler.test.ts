@@ -72,8 +72,8 @@ describe.skipIf(!HAVE_SITE_COMPONENT)(
       expect(css.headers.get('content-type')).toContain('text/css');
       expect(await css.text()).toBe('body { color: red }');
       expect((await handler(new Request('http://site.local/missing.html'))).status).toBe(404);
-      const escape = await handler(new Request('http://site.local/%2e%2e/%2e%2e/etc/passwd'));
-      expect(escape.status).toBe(404);
+      const traversal = await handler(new Request('http://site.local/%2e%2e/%2e%2e/etc/passwd'));
+      expect(traversal.status).toBe(404);
       const secret = await handler(new Request('http://site.local/.boxagnts/secrets.json'));
       expect(await secret.text()).not.toContain('sk-secret');
     });
