@@ -200,3 +200,50 @@ describe('the permission engine and the shell agree on what runs', () => {
     expect(deny.evaluate(bash, { command: '"$HOME"/bin/make a' }, { root: work }).behavior).not.toBe('deny');
   });
 });
+
+describe('generated spellings: whatever way the simulated shell runs rm, the deny rule catches it', () => {
+  const deny = createPermissionEngine({ rules: { deny: ['bash(rm:*)'] } });
+  const prefixes = ['', 'env X=1 ', 'command ', 'FOO=1 ', 'time '];
+  const spellings = ['rm', "'rm'", '"r"m', 'r\\m', "$'\\x72m'", '/bin/rm', '${x:-rm}', 'x=rm; $x'];
+  const contexts = [
+    (command: string) => command,
+    (command: string) => `true && ${command}`,
+    (command: string) => `false || ${command}`,
+    (command: string) => `echo x | ${command}`,
+    (command: string) => `(${command})`,
+    (command: string) => `{ ${command}; }`,
+    (command: string) => `if true; then ${command}; fi`,
+    (command: string) => `f() { ${command}; }; f`,
+    (command: string) => `echo $(${command})`,
+    (command: string) => `true\n${command}`,
+  ];
+  const commands = contexts.flatMap((context) =>
+    prefixes.flatMap((prefix) =>
+      spellings.map((spelling) =>
+        context(spelling.startsWith('x=rm;') ? `x=rm; ${prefix}$x a` : `${prefix}${spelling} a`),
+      ),
+    ),
+  );
+
+  it(`checks ${commands.length} combinations of wrapper, spelling and context`, async () => {
+    // One shell for all (each exec starts from a clean state), with a recording rm.
+    let hit = false;
+    const recordingRm = defineCommand('rm', async (args) => {
+      if (args.includes('a')) hit = true;
+      return { stdout: '', stderr: '', exitCode: 0 };
+    });
+    const shell = new Bash({ customCommands: [recordingRm], files: { '/home/user/a': 'x' }, cwd: '/home/user' });
+    let ran = 0;
+    const missed: string[] = [];
+    for (const command of commands) {
+      hit = false;
+      await shell.exec(command).catch(() => undefined);
+      if (!hit) continue;
+      ran++;
+      if (deny.evaluate(bash, { command }, { root: work }).behavior !== 'deny') missed.push(command);
+    }
+    expect(missed).toEqual([]);
+    // Most combinations really run rm in the shell; the check above is not vacuous.
+    expect(ran).toBeGreaterThan(commands.length * 0.8);
+  });
+});
