@@ -58,6 +58,17 @@ describe('nativeToolSource', () => {
     expect(resultText(result)).toContain('Run the release checklist.');
   });
 
+  it("offers the skill tool under BoxAgnts' name skill-tool, taking BoxAgnts' {skill, args}", async () => {
+    const skills = join(folder, 'skills');
+    await writeSkill(skills, 'release', 'How to cut a release.', 'Release $ARGUMENTS now.');
+    const tools = await nativeToolSource({ skills: { folders: [skills] }, skillToolName: 'skill-tool' }).load();
+    expect(tools.map((tool) => tool.name)).toContain('skill-tool');
+    expect(tools.map((tool) => tool.name)).not.toContain('skill');
+    const skill = tools.find((tool) => tool.name === 'skill-tool');
+    const result = await executeTool(skill!, { skill: 'release', args: 'v2.0' }, context());
+    expect(resultText(result)).toContain('Release v2.0 now.');
+  });
+
   it('searches a loaded catalogue in its own folder order, so overrides keep their winner', async () => {
     const project = join(folder, 'project');
     const global = join(folder, 'global');

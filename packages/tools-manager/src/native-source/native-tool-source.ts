@@ -26,6 +26,11 @@ export interface NativeToolSourceOptions {
   skills?: SkillCatalogue | LoadSkillsOptions;
   /** Where `brief` delivers its messages; default: the plain `briefTool`. */
   brief?: BriefToolOptions;
+  /**
+   * The name of the skill tool; default `skill`. BoxAgnts calls it `skill-tool`: use that name when
+   * prompts or instructions written for BoxAgnts name it.
+   */
+  skillToolName?: string;
   /** Names of native tools to leave out (e.g. `['agent', 'agent_status']` for a sub-agent). */
   exclude?: readonly string[];
 }
@@ -55,7 +60,12 @@ export function nativeToolSource(options: NativeToolSourceOptions = {}): ToolSou
     agentTool,
     agentStatusTool,
   ];
-  if (options.skills !== undefined) tools.push(createSkillTool({ folders: skillFolders(options.skills) }));
+  if (options.skills !== undefined) {
+    const folders = skillFolders(options.skills);
+    tools.push(
+      createSkillTool(options.skillToolName === undefined ? { folders } : { folders, name: options.skillToolName }),
+    );
+  }
   const excluded = new Set(options.exclude ?? []);
   const offered = tools.filter((tool) => !excluded.has(tool.name));
   return {

@@ -5,7 +5,6 @@ import { closeNames } from '../skills/close-names.js';
 import { expandSkill } from '../skills/expand-skill.js';
 import { loadSkills, type SkillCatalogue } from '../skills/load-skills.js';
 import { formatSkillListing } from '../skills/skill-listing.js';
-import { splitArguments } from '../skills/split-arguments.js';
 import type { Tool } from '../tool.js';
 import { errorResult, textResult } from '../tool-results.js';
 
@@ -45,17 +44,8 @@ function argumentWord(value: string): string {
   return /^[^\s'"\\]+$/.test(value) ? value : `'${value.replace(/'/g, `'"'"'`)}'`;
 }
 
-/**
- * `args` of the BoxAgnts shape as this tool's argument string. BoxAgnts hands its string to the
- * skill whole (as `$ARGUMENTS`), so a string without `name=value` words is one value: it fills the
- * first argument whole (`"a button with a loading state"` is the description, not five words).
- */
-function argumentString(args: z.output<typeof skillInput>['args'], declared: readonly string[]): string | undefined {
-  if (args === undefined) return undefined;
-  if (typeof args === 'string') {
-    const named = splitArguments(args).some((word) => declared.some((name) => word.startsWith(`${name}=`)));
-    return named || args.trim() === '' ? args : argumentWord(args.trim());
-  }
+/** `args` of the BoxAgnts shape as a list or a map, as this tool's argument string. */
+function argumentString(args: Exclude<z.output<typeof skillInput>['args'], string | undefined>): string {
   if (Array.isArray(args)) return args.map(argumentWord).join(' ');
   return Object.entries(args)
     .map(([key, value]) => `${key}=${argumentWord(String(value))}`)
@@ -138,13 +128,12 @@ export function createSkillTool(options: SkillToolOptions): Tool<typeof skillInp
           skipped === undefined ? '' : ` A skill folder "${name}" exists but was skipped: ${skipped.message}.`;
         return errorResult(`Unknown skill "${name}".${hint}${broken} Call skill without a name to list them all.`);
       }
+      // BoxAgnts hands an `args` string to the skill whole (see ExpandSkillOptions.argumentsAsOneValue).
+      const oneValue = input.arguments === undefined && typeof input.args === 'string';
       const argumentText =
         input.arguments ??
-        argumentString(
-          input.args,
-          skill.args.map((argument) => argument.name),
-        );
-      const expansion = await expandSkill(skill, argumentText ?? '');
+        (input.args === undefined || typeof input.args === 'string' ? input.args : argumentString(input.args));
+      const expansion = await expandSkill(skill, argumentText ?? '', { argumentsAsOneValue: oneValue });
       if (!expansion.ok) return errorResult(expansion.message);
       return textResult(expansion.text, {
         skill: skill.name,

@@ -141,6 +141,12 @@ describe('the {skill, args} call shape', () => {
     expect(resultText(result)).toContain('Build a modal with a close button for `react`');
   });
 
+  it('gives $ARGUMENTS the args string as written, as BoxAgnts does', async () => {
+    await writeSkill(skills, 'fix-it', 'name: fix-it\ndescription: Fix a thing.', 'Fix: $ARGUMENTS.');
+    const result = await executeTool(tool(), { skill: 'fix-it', args: "the login bug (it's urgent)" }, testContext());
+    expect(resultText(result)).toContain("Fix: the login bug (it's urgent).");
+  });
+
   it('reads name=value words in an args string by name', async () => {
     const result = await executeTool(
       tool(),

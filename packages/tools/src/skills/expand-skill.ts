@@ -39,11 +39,16 @@ function describeArguments(args: readonly SkillArgument[]): string {
 export function resolveSkillArguments(
   skill: Pick<SkillSummary, 'name' | 'args'>,
   argumentString: string,
+  asOneValue = false,
 ): { ok: true; value: ResolvedArguments } | { ok: false; message: string } {
   const declared = new Set(skill.args.map((argument) => argument.name));
   const named: Record<string, string> = {};
   const positional: string[] = [];
-  for (const word of splitArguments(argumentString)) {
+  let words = splitArguments(argumentString);
+  // BoxAgnts hands its argument string over whole: without name=value words it is one value.
+  const namesAny = words.some((word) => declared.has(/^([A-Za-z_][A-Za-z0-9_]*)=/.exec(word)?.[1] ?? ''));
+  if (asOneValue && !namesAny) words = argumentString.trim() === '' ? [] : [argumentString.trim()];
+  for (const word of words) {
     const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/.exec(word);
     if (assignment !== null && declared.has(assignment[1]!)) named[assignment[1]!] = assignment[2]!;
     else positional.push(word);
@@ -126,6 +131,11 @@ export async function listSupportingFiles(
 export interface ExpandSkillOptions {
   /** Most supporting files named in the header; default 40. */
   maxSupportingFiles?: number;
+  /**
+   * Read the argument string as BoxAgnts does: one value (the first argument, and `$ARGUMENTS`
+   * as given) unless it has `name=value` words. Default false: words split like a command line.
+   */
+  argumentsAsOneValue?: boolean;
 }
 
 /** An expanded skill, ready for the model, or why it could not be expanded. */
@@ -141,7 +151,7 @@ export async function expandSkill(
   argumentString = '',
   options: ExpandSkillOptions = {},
 ): Promise<SkillExpansion> {
-  const resolved = resolveSkillArguments(skill, argumentString);
+  const resolved = resolveSkillArguments(skill, argumentString, options.argumentsAsOneValue === true);
   if (!resolved.ok) return resolved;
   // Read again now, under the same rules as the listing: the file may have been swapped for a link since.
   const read = await readConfinedFile(skill.file, {
