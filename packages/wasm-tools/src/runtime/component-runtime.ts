@@ -2,10 +2,15 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { AnyTool, ToolContext, ToolPermission, ToolResult } from '@boxagnts/tools';
+import { errorResult } from '@boxagnts/tools';
 import { DEFAULT_PROTECTED_PATHS, DEFAULT_SECRET_PATHS } from '../policy/protected-paths.js';
+import { createAddressPolicy } from '../web-fetch/address-policy.js';
+import { AllowedHostError, parseAllowedHosts } from '../web-fetch/allowed-hosts.js';
+import type { WebFetchLookup } from '../web-fetch/guarded-agent.js';
 import { knownBoxAgntsManifest, missingManifestMessage } from './boxagnts-tools.js';
 import { defaultCacheDir } from './cache-dir.js';
 import { type CommandManifest, parseCommandManifest, readCommandManifest } from './command-manifest.js';
+import { ComponentEgress } from './component-egress.js';
 import { ComponentRuntimeError } from './component-runtime-error.js';
 import { readCachedDescriptors, writeCachedDescriptors } from './describe-cache.js';
 import { type EnvGrant, grantedEnvironment } from './env-grant.js';
@@ -46,6 +51,27 @@ export interface ComponentRuntimeOptions {
   protectedPaths?: readonly string[];
   /** Root-relative paths no guest may open, change or delete. Default: {@link DEFAULT_SECRET_PATHS}. */
   secretPaths?: readonly string[];
+  /** Outgoing `wasi:http` of command tools with the `network` permission (see README). */
+  network?: ComponentNetworkOptions;
+}
+
+/**
+ * Limits of components' outgoing HTTP, the same as `web_fetch`'s: only tools with the `network`
+ * permission, only to the call's `ToolContext.allowedHosts`, never to loopback, private,
+ * link-local or metadata addresses (checked on the resolved address when connecting), redirects
+ * followed by hand and re-checked, a deadline and a cap on the decoded body.
+ */
+export interface ComponentNetworkOptions {
+  /** CIDR ranges exempt from the address checks (as web_fetch's `trustedAddresses`). Default none. */
+  trustedAddresses?: readonly string[];
+  /** Deadline of one request, connection to last byte (ms). Default 30 000. */
+  timeoutMs?: number;
+  /** Cap of a decoded response body. Default 5 MiB. */
+  maxBytes?: number;
+  /** Redirects followed per request. Default 5. */
+  maxRedirects?: number;
+  /** DNS lookup (tests). Default the system's. */
+  lookup?: WebFetchLookup;
 }
 
 /** A component given by file or by bytes (with a name for messages). */
@@ -113,6 +139,8 @@ export interface ComponentCall {
   policy?: Partial<GuestPathPolicy>;
   /** argv for a command. */
   args?: string[];
+  /** The egress ticket of a command allowed outgoing HTTP. */
+  http?: { port: number; token: string };
   toolName?: string;
   /** JSON text input for a function tool. */
   input?: string;
@@ -195,6 +223,8 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
     ...(options.workerPath === undefined ? {} : { workerPath: options.workerPath }),
   });
   const rootLock = new RootLock();
+  const egress = new ComponentEgress();
+  const addressPolicy = createAddressPolicy(options.network?.trustedAddresses ?? []);
   const prepared = new Map<string, Promise<TranspiledComponent>>();
   const stats = { transpiles: 0, transpileCacheHits: 0 };
 
@@ -264,6 +294,7 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
       },
       env: request.env ?? {},
       ...(request.args === undefined ? {} : { args: request.args }),
+      ...(request.http === undefined ? {} : { http: { port: request.http.port, token: request.http.token } }),
       ...(request.toolName === undefined ? {} : { toolName: request.toolName }),
       ...(request.input === undefined ? {} : { input: request.input }),
       maxOutputBytes: settings.maxOutputBytes,
@@ -380,17 +411,43 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
       permission,
       timeoutMs: settings.timeoutMs,
       execute: async (input, context) => {
-        const outcome = await call({
-          component,
-          kind: 'command',
-          root: context.root,
-          readOnly: permission === 'read-only',
-          env: grantedEnvironment(manifest.env, commandOptions.grantEnv, manifest.name),
-          policy,
-          args: inputToArgv(manifest.name, input),
-          signal: context.signal,
-        });
-        return commandOutcomeToResult(outcome, manifest.name);
+        let ticket: Awaited<ReturnType<ComponentEgress['grant']>> | undefined;
+        if (permission === 'network' && (context.allowedHosts ?? []).length > 0) {
+          let allowed: ReturnType<typeof parseAllowedHosts>;
+          try {
+            allowed = parseAllowedHosts(context.allowedHosts ?? []);
+          } catch (error) {
+            if (error instanceof AllowedHostError) {
+              return errorResult(`${manifest.name} cannot use the run's allowed hosts: ${error.message}`);
+            }
+            throw error;
+          }
+          ticket = await egress.grant({
+            allowed,
+            addresses: addressPolicy,
+            ...(options.network?.lookup === undefined ? {} : { lookup: options.network.lookup }),
+            timeoutMs: options.network?.timeoutMs ?? 30_000,
+            maxBytes: options.network?.maxBytes ?? 5 * 1024 * 1024,
+            maxRedirects: options.network?.maxRedirects ?? 5,
+            signal: context.signal,
+          });
+        }
+        try {
+          const outcome = await call({
+            component,
+            kind: 'command',
+            root: context.root,
+            readOnly: permission === 'read-only',
+            env: grantedEnvironment(manifest.env, commandOptions.grantEnv, manifest.name),
+            policy,
+            args: inputToArgv(manifest.name, input),
+            ...(ticket === undefined ? {} : { http: { port: ticket.port, token: ticket.token } }),
+            signal: context.signal,
+          });
+          return commandOutcomeToResult(outcome, manifest.name);
+        } finally {
+          ticket?.revoke();
+        }
       },
     });
   }
@@ -407,7 +464,10 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
     prepare,
     call,
     stats: () => ({ ...stats, workersSpawned: pool.spawned }),
-    close: async () => pool.close(),
+    close: async () => {
+      await pool.close();
+      await egress.close();
+    },
   };
 }
 

@@ -2,7 +2,7 @@
 // shim's process-global setters): a fresh WASIShim per instance, the root preopened at `/` by a
 // per-instance filesystem (worker-filesystem.mjs), only the named environment variables, captured stdio, no network, no exit of the host, no
 // links. Plain JS: this file runs in the forked worker process (see worker.mjs).
-import { clocks, filesystem, io } from '@bytecodealliance/preview2-shim';
+import { clocks, filesystem, io, http as shimHttp } from '@bytecodealliance/preview2-shim';
 import { WASIShim } from '@bytecodealliance/preview2-shim/instantiation';
 import { createFilesystemImports } from './worker-filesystem.mjs';
 import { OutputCapture } from './worker-output.mjs';
@@ -135,7 +135,7 @@ class CaptureOutputStream extends io.streams.OutputStream {
 
 /**
  * Builds the import object for one instance; `beginCall` swaps in fresh output captures.
- * @param {{ root?: string, readOnly: boolean, env: Record<string, string>, args: string[], maxOutputBytes: number, policy?: { protectedPaths: string[], secretPaths: string[] } }} request
+ * @param {{ root?: string, readOnly: boolean, env: Record<string, string>, args: string[], maxOutputBytes: number, policy?: { protectedPaths: string[], secretPaths: string[] }, http?: { port: number, token: string } }} request
  */
 export function createCapabilities(request) {
   const stdout = { capture: new OutputCapture(request.maxOutputBytes) };
@@ -168,10 +168,23 @@ export function createCapabilities(request) {
   imports['wasi:cli/terminal-stdout'] = { getTerminalStdout: () => undefined };
   imports['wasi:cli/terminal-stderr'] = { getTerminalStderr: () => undefined };
   const http = imports['wasi:http/outgoing-handler'];
+  const egress = request.http;
   imports['wasi:http/outgoing-handler'] = {
     ...http,
-    handle() {
-      throw { tag: 'HTTP-request-denied' };
+    handle(outgoing, options) {
+      // Without a grant (every tool but a network one with an allowlist) nothing goes out. With
+      // one, the request is re-addressed to the host's egress endpoint, which fetches the target
+      // under web_fetch's policy (component-egress.ts); the guest never connects anywhere itself.
+      if (egress === undefined) throw { tag: 'HTTP-request-denied' };
+      const scheme = outgoing.scheme();
+      const schemeText =
+        scheme === undefined || scheme.tag === 'HTTPS' ? 'https' : scheme.tag === 'HTTP' ? 'http' : String(scheme.val);
+      const target = `${schemeText}://${outgoing.authority() ?? ''}${outgoing.pathWithQuery() ?? '/'}`;
+      outgoing.setScheme({ tag: 'HTTP' });
+      outgoing.setAuthority(`127.0.0.1:${egress.port}`);
+      outgoing.setPathWithQuery(`/?t=${egress.token}&u=${encodeURIComponent(target)}`);
+      // The shim's own handler (the instance's import object denies HTTP, as networking is off).
+      return shimHttp.outgoingHandler.handle(outgoing, options);
     },
   };
   if (SYNC_FILESYSTEM) {

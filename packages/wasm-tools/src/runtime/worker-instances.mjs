@@ -81,6 +81,7 @@ export async function createInstance(job) {
     args: job.args ?? [],
     maxOutputBytes: job.maxOutputBytes,
     policy: job.policy,
+    http: job.http,
   });
   const exports = await loaded.instantiate((name) => loaded.getCoreModule(name), capabilities.imports);
   // After the call that needed this instance has run: the cache then holds what it compiled.

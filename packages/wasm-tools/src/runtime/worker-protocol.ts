@@ -24,6 +24,8 @@ export interface WorkerJob {
   /** JSON text of the input (function tools). */
   input?: string;
   maxOutputBytes: number;
+  /** Outgoing HTTP of a command through the host's egress endpoint (network tools only). */
+  http?: { port: number; token: string };
 }
 
 /** The protected and secret patterns of a guest's root (the host policy's, see `PathPolicyOptions`). */
