@@ -71,6 +71,22 @@ export type {
   CronStore,
 } from './cron/cron-types.js';
 export {
+  BOXAGNTS_STATE_MARKERS,
+  BoxAgntsWorkspaceError,
+  boxAgntsStateFiles,
+  isBoxAgntsWorkspaceError,
+} from './import/boxagnts-workspace-error.js';
+export { convertBoxAgntsSession, IMPORT_SESSION_ID_PATTERN } from './import/convert-session.js';
+export { mapBoxAgntsProviderId, mapModelReference, type ProviderIdMapping } from './import/convert-settings.js';
+export {
+  type BoxAgntsImportReport,
+  type ImportAction,
+  type ImportBoxAgntsOptions,
+  type ImportItem,
+  type ImportItemKind,
+  importBoxAgntsWorkspace,
+} from './import/import-workspace.js';
+export {
   checkSiteUser,
   hashSiteCredentials,
   parseSiteCredentials,

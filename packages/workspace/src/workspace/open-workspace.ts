@@ -9,6 +9,7 @@ import { loadConfig } from '../config/load-config.js';
 import { loadOutputStyles } from '../config/output-styles.js';
 import { resolveKeyReference } from '../config/resolve-key-reference.js';
 import { SecretStore } from '../config/secret-store.js';
+import { BoxAgntsWorkspaceError, boxAgntsStateFiles } from '../import/boxagnts-workspace-error.js';
 import { openStore } from '../store/open-store.js';
 import type { StoreConfig, WorkspaceStore } from '../store/store-types.js';
 import { Workspace } from './workspace.js';
@@ -82,6 +83,9 @@ async function storeConfigOf(config: ResolvedConfig, secrets: SecretStore, env: 
  * `.boxagnts/`, a commented `boxagnts.json`, `AGENTS.md`), loads and validates the config, opens the
  * secrets file (mode 0600), checks the output style, opens and migrates the store, and returns a
  * {@link Workspace}. Any configuration mistake is a {@link ConfigError}; nothing falls back silently.
+ * A folder holding a workspace of the Rust BoxAgnts (`.boxagnts/settings.json`, `sessions/`, ...) and
+ * no `boxagnts.json` is refused with a {@link BoxAgntsWorkspaceError} that names the import
+ * (`boxagnts import <dir>`, `importBoxAgntsWorkspace`), instead of creating a workspace beside it.
  *
  * @example
  * const workspace = await openWorkspace('./my-workspace');
@@ -94,6 +98,11 @@ export async function openWorkspace(dir: string, options: OpenWorkspaceOptions =
   const knownSecrets = new Set<string>();
   const logger = maskingLogger(options.logger ?? silentLogger, () => [...knownSecrets]);
 
+  if (!(await exists(paths.config))) {
+    // A workspace of the Rust BoxAgnts and no config of ours: import it rather than start an empty one beside it.
+    const boxagnts = await boxAgntsStateFiles(paths.dir);
+    if (boxagnts.length > 0) throw new BoxAgntsWorkspaceError(paths.dir, boxagnts);
+  }
   if (options.create !== false) await createMissing(paths);
   else if (!(await exists(paths.config))) {
     throw new ConfigError({
