@@ -1,0 +1,178 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openWorkspace } from '../index.js';
+import { fixtureSessions, writeBoxAgntsWorkspace } from './boxagnts-fixture.test-support.js';
+import { snapshot } from './import-scenario.test-support.js';
+import { importBoxAgntsWorkspace } from './import-workspace.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function hostile() {
+  const fixture = await writeBoxAgntsWorkspace();
+  cleanups.push(fixture.remove);
+  // A folder outside both workspaces that nothing may write into or read from.
+  const outside = await mkdtemp(join(tmpdir(), 'boxagnts-import-outside-'));
+  cleanups.push(() => rm(outside, { recursive: true, force: true }));
+  await writeFile(join(outside, 'secret.txt'), 'host secret: do not copy\n');
+  return { dir: fixture.dir, state: join(fixture.dir, '.boxagnts'), outside };
+}
+
+const ENV = { GITHUB_TOKEN: 'x', TENANT: 'acme' };
+
+describe('importBoxAgntsWorkspace with hostile input', () => {
+  it('refuses traversal in session ids, links, deep and huge JSON, and imports the rest', async () => {
+    const { dir, state, outside } = await hostile();
+    const sessions = join(state, 'sessions');
+    const [good] = fixtureSessions();
+    await writeFile(join(sessions, 'evil.json'), JSON.stringify({ ...good, id: '../../../outside/evil' }));
+    await writeFile(join(sessions, 'ctrl.json'), JSON.stringify({ ...good, id: 'a\u0000b' }));
+    await symlink(join(outside, 'secret.txt'), join(sessions, 'linked.json'));
+    await writeFile(join(sessions, 'deep.json'), `${'['.repeat(200_000)}${']'.repeat(200_000)}`);
+    await writeFile(join(sessions, 'huge.json'), '');
+    await truncate(join(sessions, 'huge.json'), 65 * 1024 * 1024); // sparse: costs no disk
+    await writeFile(join(sessions, 'broken.json'), '{"id": "broken", "messages": [');
+    await writeFile(join(sessions, 'proto.json'), '{"__proto__": {"polluted": true}, "id": "proto", "messages": []}');
+
+    const report = await importBoxAgntsWorkspace(dir, { env: ENV });
+    const failed = Object.fromEntries(report.failed.map((item) => [item.name, item.detail ?? '']));
+    expect(Object.keys(failed).sort()).toEqual([
+      'broken.json',
+      'ctrl.json',
+      'deep.json',
+      'evil.json',
+      'huge.json',
+      'linked.json',
+    ]);
+    expect(failed['evil.json']).toContain('is not a session id');
+    expect(failed['linked.json']).toContain('symbolic link');
+    expect(failed['deep.json']).toContain('nests more than 128 levels');
+    expect(failed['huge.json']).toContain('over the limit');
+    expect(failed['broken.json']).toContain('not valid JSON');
+    expect(report.ok).toBe(false);
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+    expect(await readdir(outside)).toEqual(['secret.txt']);
+
+    // The rest is in, and the workspace opens.
+    const workspace = await openWorkspace(dir, { env: ENV });
+    try {
+      const ids = (await workspace.store.sessions.list()).map((session) => session.id).sort();
+      expect(ids).toEqual([...fixtureSessions().map((session) => session.id), 'proto'].sort());
+    } finally {
+      await workspace.close();
+    }
+  });
+
+  it('never follows links out of skills or sites, nor a site path out of root/', async () => {
+    const { dir, state, outside } = await hostile();
+    const skills = join(dir, 'extensions', 'skills');
+    await symlink(outside, join(skills, 'linked-skill'));
+    await mkdir(join(skills, 'leaky'));
+    await writeFile(join(skills, 'leaky', 'SKILL.md'), '---\nname: leaky\ndescription: leaks\n---\nbody\n');
+    await symlink(join(outside, 'secret.txt'), join(skills, 'leaky', 'notes.md'));
+    await symlink(outside, join(dir, 'root', 'www', 'linked-site'));
+    await writeFile(
+      join(state, 'site.config.json'),
+      JSON.stringify({
+        a: { name: 'escape', path: '../../..', component: 'x.wasm', enabled: true },
+        b: { name: 'absolute', path: outside, component: 'x.wasm', enabled: true },
+        c: { name: 'linked', path: 'www/linked-site', component: 'x.wasm', enabled: true },
+        d: { name: '../Evil Name', path: 'www/blog', enabled: true },
+        e: { name: 'blog', path: 'www/blog', enabled: true },
+      }),
+    );
+    const report = await importBoxAgntsWorkspace(dir, { env: ENV });
+    const byName = Object.fromEntries(report.items.map((item) => [`${item.kind}:${item.name}`, item]));
+    expect(byName['skill:linked-skill']).toMatchObject({ action: 'skipped' });
+    expect(byName['skill:leaky']).toMatchObject({ action: 'create' });
+    expect(report.notes.join('\n')).toContain('notes.md (a symbolic link)');
+    expect(byName['site:escape']?.detail).toContain('leaves root/');
+    expect(byName['site:absolute']?.detail).toContain('leaves root/');
+    expect(byName['site:linked']?.detail).toContain('symbolic link');
+    expect(byName['site:../Evil Name']).toMatchObject({ action: 'skipped' });
+    expect(byName['site:blog']).toMatchObject({ action: 'create' });
+    expect(await readdir(join(dir, 'skills', 'leaky'))).toEqual(['SKILL.md']);
+    expect(await readdir(join(dir, 'root', 'sites'))).toEqual(['blog']);
+    // Nothing of the outside folder was copied anywhere in the workspace.
+    for (const line of await snapshot(dir)) expect(line).not.toContain('secret.txt');
+    expect(await readdir(outside)).toEqual(['secret.txt']);
+  });
+
+  it('a config that cannot be valid stops the import before anything is written, and says why', async () => {
+    const { dir, state } = await hostile();
+    // An existing config of ours that is broken: the import must not paper over it.
+    await writeFile(join(dir, 'boxagnts.json'), '{ "model": ');
+    const settings = JSON.parse(await readFile(join(state, 'settings.json'), 'utf8'));
+    await writeFile(join(state, 'settings.json'), JSON.stringify(settings));
+    const before = await snapshot(dir);
+    const report = await importBoxAgntsWorkspace(dir, { env: ENV });
+    expect(report.ok).toBe(false);
+    expect(report.failed).toHaveLength(1);
+    expect(report.failed[0]).toMatchObject({ kind: 'config', name: 'boxagnts.json' });
+    expect(report.failed[0]?.detail).toContain('nothing was imported');
+    expect(await snapshot(dir)).toEqual(before);
+  });
+
+  it('a bad cron job fails alone; a second run after fixing it completes without duplicates', async () => {
+    const { dir, state } = await hostile();
+    const jobs = {
+      good: { id: 'good', name: 'good', description: '', cron: '0 0 8 * * *', enabled: true, prompt: 'hi' },
+      bad: { id: 'bad', name: 'bad', description: '', cron: '99 99 99 * * *', enabled: true, prompt: 'hi' },
+    };
+    await writeFile(join(state, 'cron.config.json'), JSON.stringify(jobs));
+    const first = await importBoxAgntsWorkspace(dir, { env: ENV });
+    expect(first.failed.map((item) => `${item.kind}:${item.name}`)).toEqual(['cron:bad']);
+    expect(first.failed[0]?.detail).toMatch(/cron|expression|field/i);
+    jobs.bad.cron = '0 0 9 * * *';
+    await writeFile(join(state, 'cron.config.json'), JSON.stringify(jobs));
+    const second = await importBoxAgntsWorkspace(dir, { env: ENV });
+    expect(second.ok).toBe(true);
+    expect(second.items.filter((item) => item.action === 'create').map((item) => `${item.kind}:${item.name}`)).toEqual([
+      'cron:bad',
+    ]);
+    const workspace = await openWorkspace(dir, { env: ENV });
+    try {
+      expect((await workspace.store.cron.list()).map((job) => job.id).sort()).toEqual(['bad', 'good']);
+      expect(await workspace.store.sessions.list()).toHaveLength(2);
+    } finally {
+      await workspace.close();
+    }
+  });
+
+  it('a session that grew in BoxAgnts since the last import gets its new messages appended, once', async () => {
+    const { dir, state } = await hostile();
+    await importBoxAgntsWorkspace(dir, { env: ENV });
+    const [, second] = fixtureSessions();
+    const grown = {
+      ...second,
+      messages: [...(second?.messages ?? []), { role: 'user', content: 'And tomorrow, platypus?' }],
+    };
+    await writeFile(join(state, 'sessions', `${second?.id}.json`), JSON.stringify(grown));
+    const report = await importBoxAgntsWorkspace(dir, { env: ENV });
+    expect(report.items.find((item) => item.name === second?.id)).toMatchObject({
+      action: 'update',
+      detail: '1 new messages',
+    });
+    expect(
+      (await importBoxAgntsWorkspace(dir, { env: ENV })).items.find((item) => item.name === second?.id)?.action,
+    ).toBe('unchanged');
+    const workspace = await openWorkspace(dir, { env: ENV });
+    try {
+      expect((await workspace.store.sessions.get(second?.id ?? ''))?.messageCount).toBe(3);
+      expect((await workspace.store.sessions.search('platypus')).map((hit) => hit.seq)).toEqual([3]);
+    } finally {
+      await workspace.close();
+    }
+  });
+
+  it('refuses a folder that holds no BoxAgnts workspace, with what to pass instead', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'boxagnts-import-empty-'));
+    cleanups.push(() => rm(empty, { recursive: true, force: true }));
+    await expect(importBoxAgntsWorkspace(empty)).rejects.toThrow(/no BoxAgnts workspace here/);
+    expect(await readdir(empty)).toEqual([]);
+  });
+});
