@@ -9,6 +9,7 @@ import { isCliError } from './cli-error.js';
 import { registerConfigCommand } from './config-command.js';
 import { registerCronCommand } from './cron-command.js';
 import { EXIT_CODES } from './exit-codes.js';
+import { registerImportCommand } from './import-command.js';
 import { registerProviderCommands } from './providers-command.js';
 import { runCommand } from './run-command.js';
 import { registerSessionsCommand } from './sessions-command.js';
@@ -185,6 +186,7 @@ registerCronCommand(program, output);
 registerSitesCommand(program, output);
 registerProviderCommands(program, output);
 registerConfigCommand(program, output);
+registerImportCommand(program, output);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   output.err(
