@@ -173,9 +173,19 @@ let sigV4Modules: Promise<{ SignatureV4: typeof SignatureV4; Sha256: typeof Sha2
  */
 export function loadSigV4(): Promise<{ SignatureV4: typeof SignatureV4; Sha256: typeof Sha256 }> {
   sigV4Modules ??= Promise.all([import('@smithy/signature-v4'), import('@aws-crypto/sha256-js')]).then(
-    ([signer, hash]) => ({ SignatureV4: signer.SignatureV4, Sha256: hash.Sha256 }),
+    ([signer, hash]) => {
+      sigV4Loaded = true;
+      return { SignatureV4: signer.SignatureV4, Sha256: hash.Sha256 };
+    },
   );
   return sigV4Modules;
+}
+
+let sigV4Loaded = false;
+
+/** Whether {@link loadSigV4} has finished (a stream then needs no wait before its first attempt). */
+export function isSigV4Loaded(): boolean {
+  return sigV4Loaded;
 }
 
 export async function signBedrockRequest(

@@ -18,6 +18,7 @@ import {
   type AwsCredentialsProvider,
   authenticateBedrockRequest,
   type BedrockAuth,
+  isSigV4Loaded,
   loadSigV4,
   resolveBedrockAuth,
   resolveBedrockRegion,
@@ -147,12 +148,20 @@ export function createBedrockConverseProvider(settings: BedrockConverseSettings 
   const modelPath = (model: string, action: 'converse' | 'converse-stream') =>
     `/model/${encodeURIComponent(model)}/${action}`;
 
-  return {
+  const provider: LlmProvider = {
     id: providerId,
     adapter: 'bedrock-converse',
     name: settings.providerName ?? 'Amazon Bedrock',
 
     streamMessage(request: LlmRequest, options: LlmCallOptions = {}): AsyncIterable<StreamEvent> {
+      if (!isSigV4Loaded()) {
+        // The signer is still loading (the first calls after creation): wait for it before the first
+        // attempt, so its import never counts against the first-byte stall timer.
+        return (async function* waitForSigner(): AsyncGenerator<StreamEvent> {
+          await loadSigV4().catch(() => {});
+          yield* provider.streamMessage(request, options);
+        })();
+      }
       return streamWithRetries(
         async function* (_attempt, signal) {
           const body = JSON.stringify(buildBedrockRequest(request, { promptCaching: settings.promptCaching }));
@@ -232,6 +241,7 @@ export function createBedrockConverseProvider(settings: BedrockConverseSettings 
       );
     },
   };
+  return provider;
 }
 
 interface SendInit {
