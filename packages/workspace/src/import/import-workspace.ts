@@ -181,6 +181,12 @@ export async function importBoxAgntsWorkspace(
     return { source, target, dryRun, items, failed, notes, missingVariables, ok: failed.length === 0 };
   };
 
+  if (target !== source && (await exists(join(state, 'codex_tokens.json')))) {
+    notes.push(
+      `.boxagnts/codex_tokens.json is not copied: the codex provider reads it from ${state} (pass tokenDir), or copy it to ${join(paths.state, 'codex_tokens.json')}`,
+    );
+  }
+
   // --- settings.json -> boxagnts.json (validated in full before anything is written) ---
   const settingsFile = join(state, 'settings.json');
   let settingsValue: unknown = {};
