@@ -134,6 +134,45 @@ export function findCycles(graph) {
   return cycles;
 }
 
+/**
+ * What a published manifest must say (the tarballs themselves are checked by scripts/check-packages.mjs):
+ * `types` first and `default` last in every conditional `exports` entry (so `require()` works), the
+ * repository's `engines`, `repository` with its `directory`, `homepage`, `bugs`, and the root LICENSE shipped.
+ */
+export function manifestProblems(manifest, where, dir, root) {
+  const problems = [];
+  for (const [key, entry] of Object.entries(manifest.exports ?? {})) {
+    if (!entry || typeof entry !== 'object') continue;
+    const conditions = Object.keys(entry).filter((condition) => condition !== '@boxagnts/source');
+    if (conditions[0] !== 'types' || conditions.at(-1) !== 'default') {
+      problems.push(
+        `${where}: exports["${key}"] must list "types" first and "default" last (got ${conditions.join(', ')})`,
+      );
+    }
+  }
+  const rootManifestPath = join(root, 'package.json');
+  const rootEngines = existsSync(rootManifestPath)
+    ? JSON.parse(readFileSync(rootManifestPath, 'utf8')).engines?.node
+    : undefined;
+  if (rootEngines && manifest.engines?.node !== rootEngines) {
+    problems.push(`${where}: engines.node must be the repository's "${rootEngines}"`);
+  }
+  if (!manifest.repository?.url || !manifest.repository?.directory)
+    problems.push(`${where}: no repository url and directory`);
+  if (!manifest.homepage) problems.push(`${where}: no homepage`);
+  if (!manifest.bugs?.url) problems.push(`${where}: no bugs url`);
+  const license = join(dir, 'LICENSE');
+  const rootLicense = join(root, 'LICENSE');
+  if (!(manifest.files ?? []).includes('LICENSE')) problems.push(`${where}: "files" must list LICENSE`);
+  if (
+    existsSync(rootLicense) &&
+    (!existsSync(license) || readFileSync(license, 'utf8') !== readFileSync(rootLicense, 'utf8'))
+  ) {
+    problems.push(`${relative(root, license)} must be a copy of the repository LICENSE`);
+  }
+  return problems;
+}
+
 /** Check a repository; returns a list of problems (empty when clean). */
 export function checkRepository(root) {
   const problems = [];
@@ -239,6 +278,7 @@ export function checkRepository(root) {
     }
     if (pkg.group !== 'packages') continue;
     const manifestWhere = relative(root, join(pkg.dir, 'package.json'));
+    if (!pkg.manifest.private) problems.push(...manifestProblems(pkg.manifest, manifestWhere, pkg.dir, root));
     for (const [dep, range] of Object.entries({ ...pkg.manifest.dependencies, ...pkg.manifest.peerDependencies })) {
       if (!usedAtRunTime.has(dep) && !note.unimported?.[dep]) {
         problems.push(

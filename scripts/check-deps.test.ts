@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ESM script without declarations
-import { checkRepository, findCycles, importsOf } from './check-deps.mjs';
+import { checkRepository, findCycles, importsOf, manifestProblems } from './check-deps.mjs';
 
 const roots: string[] = [];
 
@@ -17,7 +17,15 @@ function repo(files: Record<string, string>): string {
   return root;
 }
 
-const manifest = (name: string, dependencies: Record<string, string> = {}) => JSON.stringify({ name, dependencies });
+/** What every published manifest carries (checked by `manifestProblems`); fixtures about imports reuse it. */
+const META = {
+  repository: { type: 'git', url: 'git+https://github.com/boxagnts/boxagnts-ts.git', directory: 'packages/x' },
+  homepage: 'https://github.com/boxagnts/boxagnts-ts#readme',
+  bugs: { url: 'https://github.com/boxagnts/boxagnts-ts/issues' },
+  files: ['dist', 'LICENSE'],
+};
+const manifest = (name: string, dependencies: Record<string, string> = {}) =>
+  JSON.stringify({ name, ...META, dependencies });
 
 afterEach(() => {
   for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
@@ -101,7 +109,12 @@ describe('checkRepository', () => {
 
 /** A package folder with a manifest and source files, for the dependency checks below. */
 const pkg = (name: string, manifestFields: Record<string, unknown>, files: Record<string, string>) => ({
-  [`packages/${name}/package.json`]: JSON.stringify({ name: `@boxagnts/${name}`, ...manifestFields }),
+  [`packages/${name}/package.json`]: JSON.stringify({
+    name: `@boxagnts/${name}`,
+    ...META,
+    ...manifestFields,
+    files: [...META.files, ...((manifestFields.files as string[] | undefined) ?? [])],
+  }),
   ...Object.fromEntries(Object.entries(files).map(([path, text]) => [`packages/${name}/src/${path}`, text])),
 });
 
@@ -240,5 +253,57 @@ describe('importsOf: what is not an import', () => {
   it('ignores the words import and export inside strings and test names', () => {
     const text = `it('accepts a named export "plugin"', () => {});\nit('reads an import', async () => {});\nimport 'side-effect';`;
     expect(importsOf(text)).toEqual(['side-effect']);
+  });
+});
+
+describe('manifestProblems', () => {
+  it('fails on exports without a default condition, missing metadata, other engines and a missing LICENSE', () => {
+    const root = repo({
+      'package.json': JSON.stringify({ name: 'root', private: true, engines: { node: '^20.19.0 || >=22.12.0' } }),
+      LICENSE: 'Apache License 2.0\n',
+      'packages/api/LICENSE': 'MIT\n',
+    });
+    const problems = manifestProblems(
+      {
+        name: '@boxagnts/api',
+        engines: { node: '>=20' },
+        files: ['dist'],
+        exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' }, './package.json': './package.json' },
+      },
+      'packages/api/package.json',
+      join(root, 'packages', 'api'),
+      root,
+    );
+    expect(problems).toEqual([
+      'packages/api/package.json: exports["."] must list "types" first and "default" last (got types, import)',
+      `packages/api/package.json: engines.node must be the repository's "^20.19.0 || >=22.12.0"`,
+      'packages/api/package.json: no repository url and directory',
+      'packages/api/package.json: no homepage',
+      'packages/api/package.json: no bugs url',
+      'packages/api/package.json: "files" must list LICENSE',
+      'packages/api/LICENSE must be a copy of the repository LICENSE',
+    ]);
+  });
+
+  it('passes a complete manifest', () => {
+    const root = repo({
+      'package.json': JSON.stringify({ name: 'root', private: true, engines: { node: '^20.19.0 || >=22.12.0' } }),
+      LICENSE: 'Apache License 2.0\n',
+      'packages/api/LICENSE': 'Apache License 2.0\n',
+    });
+    const complete = {
+      name: '@boxagnts/api',
+      ...META,
+      engines: { node: '^20.19.0 || >=22.12.0' },
+      exports: {
+        '.': {
+          '@boxagnts/source': './src/index.ts',
+          types: './dist/index.d.ts',
+          import: './dist/index.js',
+          default: './dist/index.js',
+        },
+      },
+    };
+    expect(manifestProblems(complete, 'packages/api/package.json', join(root, 'packages', 'api'), root)).toEqual([]);
   });
 });
