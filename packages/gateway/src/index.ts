@@ -40,14 +40,29 @@ export { cronRoutes } from './http/routes-cron.js';
 export { MAX_FILE_READ_BYTES } from './http/routes-files.js';
 export { sitesRoutes } from './http/routes-sites.js';
 export { finishReason } from './openai/openai-routes.js';
-export { RUN_END_EVENT, RunManager, type RunManagerOptions, type StartRunRequest } from './runs/run-manager.js';
+export { InProcessRunQueue, type RunQueue, type RunWorker } from './queue/run-queue.js';
+export { LocalRunSignals, type RunControl, type RunSignals } from './queue/run-signals.js';
+export type { RunsOptions } from './runs/run-backend.js';
+export {
+  RUN_END_EVENT,
+  type RunChange,
+  RunManager,
+  type RunManagerOptions,
+  type StartRunRequest,
+} from './runs/run-manager.js';
 export {
   type BusyPolicy,
+  type CreatedRun,
+  type FinishedRun,
+  type FinishGuard,
   isFinalStatus,
   type NewRun,
   type RestartPolicy,
   type RunEvent,
+  type RunFinal,
+  type RunListOptions,
   type RunLog,
+  type RunOrigin,
   type RunRecord,
   type RunStatus,
 } from './runs/run-types.js';

@@ -246,8 +246,11 @@ export class RunManager {
         return record;
       }
       if (!this.#signals.shared && !this.#live.has(runId) && !this.#queued(record)) {
+        // Nothing here will move it on, or it moved on since the read (executed and ended): read again.
         woken.cancel();
-        return record;
+        const now = await this.get(runId);
+        if (isFinalStatus(now.status) || (!this.#live.has(runId) && !this.#queued(now))) return now;
+        continue;
       }
       await woken.promise;
     }
@@ -524,11 +527,11 @@ export class RunManager {
     const renewEvery = Math.max(50, Math.floor(this.#queue.leaseMs / 3));
     const heartbeat = setInterval(() => {
       void this.log.renew(runId, live.attempt, this.#queue.leaseMs).then(
-        async (held) => {
-          if (!held && !live.abandoned) {
+        (state) => {
+          if (state === 'lost' && !live.abandoned) {
             live.lost = true;
             live.controller.abort();
-          } else if (this.#signals.shared && (await this.log.cancelRequested(runId))) {
+          } else if (state === 'cancel') {
             // A cancel whose signal this instance missed.
             live.controller.abort();
           }

@@ -150,8 +150,11 @@ export interface RunLog {
    * record (with its `attempt`), or undefined when it is final, not dispatched, or held by a live lease.
    */
   claim(runId: string, owner: string, leaseMs: number): Promise<RunRecord | undefined>;
-  /** Extends a held lease; false when the attempt lost the run (taken over or final). */
-  renew(runId: string, attempt: number, leaseMs: number): Promise<boolean>;
+  /**
+   * Extends a held lease: `lost` when the attempt lost the run (taken over or final), `cancel` when a
+   * cancel was requested meanwhile, else `held`.
+   */
+  renew(runId: string, attempt: number, leaseMs: number): Promise<'held' | 'cancel' | 'lost'>;
   /** Gives a held run back unfinished (status kept), so another worker can claim it at once. */
   release(runId: string, attempt: number): Promise<void>;
   /**

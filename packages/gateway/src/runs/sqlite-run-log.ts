@@ -205,8 +205,9 @@ export function openSqliteRunLog(path: string): RunLog {
        AND (owner IS NULL OR lease_until IS NULL OR lease_until < ?)
      RETURNING *`,
   );
-  const renewLease = database.prepare<[number, string, number]>(
-    `UPDATE gateway_runs SET lease_until = ? WHERE id = ? AND attempt = ? AND status IN ('queued', 'running')`,
+  const renewLease = database.prepare<[number, string, number], { cancel_requested: number }>(
+    `UPDATE gateway_runs SET lease_until = ? WHERE id = ? AND attempt = ? AND status IN ('queued', 'running')
+     RETURNING cancel_requested`,
   );
   const releaseLease = database.prepare<[string, number]>(
     `UPDATE gateway_runs SET owner = NULL, lease_until = NULL WHERE id = ? AND attempt = ?`,
@@ -359,7 +360,9 @@ export function openSqliteRunLog(path: string): RunLog {
       return row === undefined ? undefined : toRunRecord(row);
     },
     async renew(runId, attempt, leaseMs) {
-      return renewLease.run(Date.now() + leaseMs, runId, attempt).changes === 1;
+      const row = renewLease.get(Date.now() + leaseMs, runId, attempt);
+      if (row === undefined) return 'lost';
+      return row.cancel_requested === 1 ? 'cancel' : 'held';
     },
     async release(runId, attempt) {
       releaseLease.run(runId, attempt);

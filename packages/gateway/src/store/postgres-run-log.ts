@@ -286,12 +286,13 @@ export function createPostgresRunLog(pool: pg.Pool, dispatch: DispatchInTransact
       return rows[0] === undefined ? undefined : toRunRecord(rows[0]);
     },
     async renew(runId, attempt, leaseMs) {
-      const result = await pool.query(
+      const { rows } = await pool.query<{ cancel_requested: boolean }>(
         `UPDATE gateway_runs SET lease_until = ${NOW_MS} + $3
-         WHERE id = $1 AND attempt = $2 AND status IN ('queued', 'running')`,
+         WHERE id = $1 AND attempt = $2 AND status IN ('queued', 'running') RETURNING cancel_requested`,
         [runId, attempt, leaseMs],
       );
-      return result.rowCount === 1;
+      if (rows[0] === undefined) return 'lost';
+      return rows[0].cancel_requested ? 'cancel' : 'held';
     },
     async release(runId, attempt) {
       await pool.query('UPDATE gateway_runs SET owner = NULL, lease_until = NULL WHERE id = $1 AND attempt = $2', [
