@@ -206,8 +206,13 @@ export function checkRepository(root) {
       const inSrc = relative(join(pkg.dir, 'src'), file).split(sep).join('/');
       return !isTestFile(file) && !unshipped.some((matcher) => matcher.test(inSrc));
     };
-    // Package code lives in src/; build configs and benches at the package root are repository tooling.
-    for (const file of walk(join(pkg.dir, 'src'))) {
+    // Package code lives in src/, and in any other folder the tarball ships as is (`files`, e.g. the sandbox's
+    // guest sources); build configs and benches at the package root are repository tooling.
+    const shippedFolders = (pkg.manifest.files ?? [])
+      .filter((entry) => !entry.startsWith('!') && entry !== 'dist' && entry !== 'src' && !entry.includes('*'))
+      .map((entry) => join(pkg.dir, entry))
+      .filter((path) => existsSync(path) && statSync(path).isDirectory());
+    for (const file of [join(pkg.dir, 'src'), ...shippedFolders].flatMap((folder) => walk(folder))) {
       const where = relative(root, file);
       const shipped = isShipped(file);
       const edges = new Set();

@@ -158,6 +158,32 @@ describe('checkRepository: third-party dependencies', () => {
     ]);
   });
 
+  it("counts imports of a folder the tarball ships besides dist (the sandbox's guest sources)", () => {
+    const files = {
+      'packages/wasm-tools/guest/fs-tools/walk.js': `import ignore from 'ignore';\nexport const walk = ignore;`,
+      'packages/wasm-tools/src/index.ts': 'export const x = 1;',
+    };
+    const shipped = repo({
+      'packages/wasm-tools/package.json': JSON.stringify({
+        name: '@boxagnts/wasm-tools',
+        ...META,
+        files: ['dist', 'guest', 'LICENSE'],
+        dependencies: { ignore: '^7.0.17' },
+      }),
+      ...files,
+    });
+    expect(checkRepository(shipped)).toEqual([]);
+    const notShipped = repo({
+      'packages/wasm-tools/package.json': JSON.stringify({
+        name: '@boxagnts/wasm-tools',
+        ...META,
+        dependencies: { ignore: '^7.0.17' },
+      }),
+      ...files,
+    });
+    expect(checkRepository(notShipped).join('\n')).toContain('ignore is a runtime dependency no shipped file');
+  });
+
   it('counts a dynamic import() as a use and accepts a dependency explained in "//".unimported', () => {
     const root = repo(
       pkg(
