@@ -66,10 +66,17 @@ export interface ImportedSecret {
   from: string;
 }
 
+/** One setting of BoxAgnts applied to a config draft (the parsed `boxagnts.json`). */
+export interface SettingsEdit {
+  /** The BoxAgnts setting, for the report. */
+  label: string;
+  apply(draft: Record<string, JsonValue>): void;
+}
+
 /** What BoxAgnts' `settings.json` becomes. */
 export interface SettingsPlan {
-  /** Applies the settings to a config draft (the parsed `boxagnts.json`). */
-  apply(draft: Record<string, JsonValue>): void;
+  /** The settings, one edit each: one the config refuses is left out alone. */
+  edits: SettingsEdit[];
   /** Literal credentials found in MCP `env`/`headers`, moved into the secrets file. */
   secrets: ImportedSecret[];
   /** Environment variables the imported config refers to. */
@@ -92,13 +99,15 @@ const OUR_STYLES = new Set(['default', 'concise', 'explanatory']);
 const CREDENTIAL_SHAPE = /^(sk-|sk_|ghp_|gho_|github_pat_|xox[abp]-|AIza|xai-|Bearer\s|eyJ)/;
 const MCP_NAME = /^[a-zA-Z0-9][a-zA-Z0-9-]{0,31}$/;
 const AGENT_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+/** Names the config refuses anywhere (they would reach an object's prototype). */
+const RESERVED: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 function mcpName(name: string, taken: Set<string>): string | undefined {
   let candidate = name
     .replace(/[^a-zA-Z0-9-]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 32);
-  if (!MCP_NAME.test(candidate)) return undefined;
+  if (!MCP_NAME.test(candidate) || RESERVED.has(candidate)) return undefined;
   for (let suffix = 2; taken.has(candidate); suffix += 1) candidate = `${candidate.slice(0, 28)}-${suffix}`;
   taken.add(candidate);
   return candidate;
@@ -134,13 +143,16 @@ export function planSettings(settings: unknown): SettingsPlan {
   const secrets: ImportedSecret[] = [];
   const variables = new Set<string>();
   const config = isRecord(settings) && isRecord(settings.config) ? settings.config : isRecord(settings) ? settings : {};
-  const edits: ((draft: Record<string, JsonValue>) => void)[] = [];
+  const edits: SettingsEdit[] = [];
 
   if (typeof config.model === 'string' && config.model.trim() !== '' && !/\s/.test(config.model.trim())) {
     const model = mapModelReference(config.model.trim());
     if (model !== config.model) notes.push(`model ${config.model} is ${model} here`);
-    edits.push((draft) => {
-      draft.model = model;
+    edits.push({
+      label: 'model',
+      apply: (draft) => {
+        draft.model = model;
+      },
     });
   }
 
@@ -176,10 +188,13 @@ export function planSettings(settings: unknown): SettingsPlan {
         );
       }
       if (Object.keys(entry).length === 0) continue;
-      edits.push((draft) => {
-        const providers = section(draft, 'providers');
-        const current = isRecord(providers[mapped.id]) ? (providers[mapped.id] as Record<string, JsonValue>) : {};
-        providers[mapped.id] = { ...current, ...entry };
+      edits.push({
+        label: `provider ${boxagntsId}`,
+        apply: (draft) => {
+          const providers = section(draft, 'providers');
+          const current = isRecord(providers[mapped.id]) ? (providers[mapped.id] as Record<string, JsonValue>) : {};
+          providers[mapped.id] = { ...current, ...entry };
+        },
       });
     }
   }
@@ -233,8 +248,11 @@ export function planSettings(settings: unknown): SettingsPlan {
         const headers = values(server.headers ?? server.env, server.headers === undefined ? 'env' : 'headers');
         transport = { type: 'http', url, ...(Object.keys(headers).length === 0 ? {} : { headers }) };
       }
-      edits.push((draft) => {
-        section(draft, 'mcpServers')[name] = { transport };
+      edits.push({
+        label: `MCP server ${server.name}`,
+        apply: (draft) => {
+          section(draft, 'mcpServers')[name] = { transport };
+        },
       });
     }
   }
@@ -249,9 +267,12 @@ export function planSettings(settings: unknown): SettingsPlan {
     }
   }
   if (hosts.length > 0) {
-    edits.push((draft) => {
-      const network = section(draft, 'network');
-      network.allowedHosts = union(network.allowedHosts, hosts);
+    edits.push({
+      label: 'allowed_outbound_hosts',
+      apply: (draft) => {
+        const network = section(draft, 'network');
+        network.allowedHosts = union(network.allowedHosts, hosts);
+      },
     });
   }
 
@@ -260,18 +281,24 @@ export function planSettings(settings: unknown): SettingsPlan {
     if (mode === undefined)
       notes.push(`permission_mode ${JSON.stringify(config.permission_mode.slice(0, 40))} is unknown: left out`);
     else {
-      edits.push((draft) => {
-        section(draft, 'permissions').mode = mode;
+      edits.push({
+        label: 'permission_mode',
+        apply: (draft) => {
+          section(draft, 'permissions').mode = mode;
+        },
       });
     }
   }
   const allow = stringArray(config.allowed_tools);
   const deny = stringArray(config.disallowed_tools);
   if (allow.length > 0 || deny.length > 0) {
-    edits.push((draft) => {
-      const permissions = section(draft, 'permissions');
-      if (allow.length > 0) permissions.allow = union(permissions.allow, allow);
-      if (deny.length > 0) permissions.deny = union(permissions.deny, deny);
+    edits.push({
+      label: 'allowed_tools / disallowed_tools',
+      apply: (draft) => {
+        const permissions = section(draft, 'permissions');
+        if (allow.length > 0) permissions.allow = union(permissions.allow, allow);
+        if (deny.length > 0) permissions.deny = union(permissions.deny, deny);
+      },
     });
   }
 
@@ -280,8 +307,11 @@ export function planSettings(settings: unknown): SettingsPlan {
     const style = config.output_style.trim().toLowerCase();
     if (/^[a-z0-9][a-z0-9_-]{0,63}$/.test(style)) {
       if (!OUR_STYLES.has(style)) outputStyle = style;
-      edits.push((draft) => {
-        draft.outputStyle = style;
+      edits.push({
+        label: 'output_style',
+        apply: (draft) => {
+          draft.outputStyle = style;
+        },
       });
     } else notes.push(`output_style ${JSON.stringify(config.output_style.slice(0, 64))} is not a style name: left out`);
   }
@@ -316,10 +346,13 @@ export function planSettings(settings: unknown): SettingsPlan {
       }
       if (!(name in BUILTIN_AGENTS) && entry.description === undefined)
         entry.description = `The ${name} agent (imported from BoxAgnts)`;
-      edits.push((draft) => {
-        const agents = section(draft, 'agents');
-        const current = isRecord(agents[name]) ? (agents[name] as Record<string, JsonValue>) : {};
-        agents[name] = { ...current, ...entry };
+      edits.push({
+        label: `agent ${name}`,
+        apply: (draft) => {
+          const agents = section(draft, 'agents');
+          const current = isRecord(agents[name]) ? (agents[name] as Record<string, JsonValue>) : {};
+          agents[name] = { ...current, ...entry };
+        },
       });
     }
   }
@@ -327,10 +360,13 @@ export function planSettings(settings: unknown): SettingsPlan {
   if (typeof config.custom_system_prompt === 'string' && config.custom_system_prompt.trim() !== '') {
     const prompt = config.custom_system_prompt;
     notes.push('custom_system_prompt is the prompt of the build agent here (agents.build.prompt)');
-    edits.push((draft) => {
-      const agents = section(draft, 'agents');
-      const build = isRecord(agents.build) ? (agents.build as Record<string, JsonValue>) : {};
-      agents.build = { ...build, prompt };
+    edits.push({
+      label: 'custom_system_prompt',
+      apply: (draft) => {
+        const agents = section(draft, 'agents');
+        const build = isRecord(agents.build) ? (agents.build as Record<string, JsonValue>) : {};
+        agents.build = { ...build, prompt };
+      },
     });
   }
   const append =
@@ -347,9 +383,7 @@ export function planSettings(settings: unknown): SettingsPlan {
   }
 
   return {
-    apply(draft) {
-      for (const edit of edits) edit(draft);
-    },
+    edits,
     secrets,
     variables: [...variables].sort(),
     appendSystemPrompt: append,

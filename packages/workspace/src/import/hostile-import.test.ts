@@ -176,3 +176,89 @@ describe('importBoxAgntsWorkspace with hostile input', () => {
     expect(await readdir(empty)).toEqual([]);
   });
 });
+
+describe('importBoxAgntsWorkspace into another folder', () => {
+  it('leaves the BoxAgnts folder as it was and brings sites, skills and sessions over', async () => {
+    const { dir } = await hostile();
+    const into = await mkdtemp(join(tmpdir(), 'boxagnts-import-into-'));
+    cleanups.push(() => rm(into, { recursive: true, force: true }));
+    const before = await snapshot(dir);
+    const report = await importBoxAgntsWorkspace(dir, { into, env: ENV });
+    expect(report.failed).toEqual([]);
+    expect(await snapshot(dir)).toEqual(before);
+    expect(await readFile(join(into, 'root', 'sites', 'blog', 'index.html'), 'utf8')).toBe('<h1>Blog</h1>\n');
+    expect(await readdir(join(into, 'skills'))).toEqual(['current-weather']);
+    const workspace = await openWorkspace(into, { env: ENV });
+    try {
+      expect(await workspace.store.sessions.list()).toHaveLength(2);
+      expect((await workspace.secrets.list()).sort()).toContain('anthropic');
+    } finally {
+      await workspace.close();
+    }
+  });
+
+  it('settings with names that reach a prototype or are not valid here are left out, and the rest imports', async () => {
+    const { dir, state } = await hostile();
+    await writeFile(
+      join(state, 'settings.json'),
+      `{"config": {"model": "openai/gpt-5", "__proto__": {"model": "evil/x"},
+        "agents": {"constructor": {"prompt": "x"}, "__proto__": {"prompt": "y"}, "Bad Name": {}, "reviewer": {"prompt": "Review."}},
+        "mcp_servers": [{"name": "prototype", "command": "x"}, {"name": "!!!", "command": "y"}, {"name": "ok", "command": "z"}],
+        "provider_configs": {"__proto__": {"api_base": "https://evil.example"}, "openai": {"id": "openai", "api_base": "javascript:alert(1)"}}}}`,
+    );
+    const report = await importBoxAgntsWorkspace(dir, { env: ENV });
+    expect(report.failed).toEqual([]);
+    const workspace = await openWorkspace(dir, { env: ENV });
+    try {
+      expect(workspace.config.model).toBe('openai/gpt-5');
+      expect(Object.keys(workspace.config.mcpServers)).toEqual(['ok']);
+      expect(workspace.config.agents.reviewer).toMatchObject({ prompt: 'Review.', access: 'full' });
+      expect(Object.keys(workspace.config.agents)).not.toContain('constructor');
+      expect(workspace.config.providers.openai?.baseUrl).toBeUndefined();
+    } finally {
+      await workspace.close();
+    }
+    expect(report.notes.join('\n')).toContain('is not an http(s) URL');
+  });
+});
+
+const LEAKED = 'sk-ant-api03-leakedintoaprompt0123456789abcdef';
+
+describe('importBoxAgntsWorkspace with a setting the config refuses', () => {
+  it('leaves that setting out with a note and imports the others', async () => {
+    const { dir, state } = await hostile();
+    await writeFile(
+      join(state, 'settings.json'),
+      JSON.stringify({
+        config: {
+          model: 'openai/gpt-5',
+          agents: {
+            reviewer: { prompt: 'Review.', access: 'full', max_turns: 5 },
+            tester: { prompt: `Call the API with ${LEAKED}.` },
+          },
+          allowed_outbound_hosts: ['https://wttr.in'],
+          mcp_servers: [
+            { name: 'files', command: 'mcp-files', env: { TOKEN: 'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789' } },
+          ],
+        },
+      }),
+    );
+    const report = await importBoxAgntsWorkspace(dir, { env: ENV });
+    expect(report.failed).toEqual([]);
+    const workspace = await openWorkspace(dir, { env: ENV });
+    try {
+      expect(workspace.config.model).toBe('openai/gpt-5');
+      expect(workspace.config.agents.reviewer?.maxTurns).toBe(5);
+      expect(workspace.config.network.allowedHosts).toEqual(['https://wttr.in']);
+      expect((await workspace.secrets.get('mcp-files-TOKEN'))?.reveal()).toBe(
+        'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789',
+      );
+      expect(Object.keys(workspace.config.agents)).not.toContain('tester');
+    } finally {
+      await workspace.close();
+    }
+    expect(report.notes.find((note) => note.startsWith('agent tester left out'))).toContain('secrets file');
+    expect(JSON.stringify(report)).not.toContain(LEAKED);
+    expect(await readFile(join(dir, 'boxagnts.json'), 'utf8')).not.toContain(LEAKED);
+  });
+});

@@ -253,18 +253,29 @@ export async function importBoxAgntsWorkspace(
   const configChanges: string[] = [];
   try {
     const before = parseJsoncObject(configText, paths.config) as Record<string, JsonValue>;
-    const draft = structuredClone(before);
-    const styleBefore = draft.outputStyle;
-    plan.apply(draft);
-    if (!styleAvailable) {
-      if (styleBefore === undefined) delete draft.outputStyle;
-      else draft.outputStyle = styleBefore;
-    }
     const formatting = detectFormatting(configText);
-    for (const [fieldPath, value] of diffConfig(before, draft)) {
-      newConfigText = editJsonc(newConfigText, fieldPath, value, formatting);
-      configChanges.push(fieldPath.join('.'));
+    const textOf = (draft: Record<string, JsonValue>) => {
+      let text = configText;
+      for (const [fieldPath, value] of diffConfig(before, draft)) text = editJsonc(text, fieldPath, value, formatting);
+      return text;
+    };
+    // The target's own config must be valid before anything is added to it.
+    parseConfigText(configText, paths.config, { env: validationEnv, baseDir: paths.dir });
+    // Each setting alone: one the config refuses is left out (and noted), the others still come over.
+    let draft = structuredClone(before);
+    for (const edit of plan.edits) {
+      if (edit.label === 'output_style' && !styleAvailable) continue;
+      const next = structuredClone(draft);
+      edit.apply(next);
+      try {
+        parseConfigText(textOf(next), paths.config, { env: validationEnv, baseDir: paths.dir });
+        draft = next;
+      } catch (error) {
+        notes.push(`${edit.label} left out: ${isConfigError(error) ? error.message : String(error)}`);
+      }
     }
+    newConfigText = textOf(draft);
+    for (const [fieldPath] of diffConfig(before, draft)) configChanges.push(fieldPath.join('.'));
     resolved = parseConfigText(newConfigText, paths.config, { env: validationEnv, baseDir: paths.dir });
   } catch (error) {
     items.push({
