@@ -77,7 +77,7 @@ function transcriptBlock(block: Block): Block | undefined {
         type: 'collapsed_read_search',
         toolName: text(block.tool_name ?? block.toolName),
         paths,
-        ...(typeof hidden === 'number' ? { hiddenCount: hidden } : {}),
+        ...(typeof hidden === 'number' ? { providerMetadata: { boxagnts: { nHidden: hidden } } } : {}),
       };
     }
     case 'task_assignment':

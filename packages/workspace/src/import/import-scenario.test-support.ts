@@ -151,7 +151,12 @@ export function importScenario(openStore?: (config: StoreConfig) => Promise<Work
           { type: 'user_command', name: 'weather-forecast', args: 'Berlin' },
           { type: 'user_memory_input', key: 'units', value: 'metric' },
           { type: 'system_api_error', message: 'overloaded_error: capybara busy', retrySecs: 5 },
-          { type: 'collapsed_read_search', toolName: 'glob', paths: ['src/a.ts', 'src/b.ts'], hiddenCount: 3 },
+          {
+            type: 'collapsed_read_search',
+            toolName: 'glob',
+            paths: ['src/a.ts', 'src/b.ts'],
+            providerMetadata: { boxagnts: { nHidden: 3 } },
+          },
           { type: 'task_assignment', id: 't1', subject: 'Check ports', description: 'Audit every listener' },
           { type: 'image', source: { type: 'base64', data: 'iVBORw0KGgo=', mediaType: 'image/png' } },
           {
@@ -204,8 +209,11 @@ export function importScenario(openStore?: (config: StoreConfig) => Promise<Work
         await workspace.close();
       }
 
-      // A second import changes nothing: no duplicate session, job or site.
+      // A second import changes nothing: no duplicate session, job or site; a dry run says so first.
       const afterFirst = await snapshot(dir);
+      const dryAgain = await importBoxAgntsWorkspace(dir, { dryRun: true, env: ENV, ...storeOption });
+      expect(dryAgain.items.filter((item) => item.action !== 'unchanged' && item.action !== 'skipped')).toEqual([]);
+      expect(await snapshot(dir)).toEqual(afterFirst);
       const again = await importBoxAgntsWorkspace(dir, { env: ENV, ...storeOption });
       expect(again.failed).toEqual([]);
       expect(again.items.filter((item) => item.action !== 'unchanged' && item.action !== 'skipped')).toEqual([]);

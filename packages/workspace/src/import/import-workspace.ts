@@ -615,7 +615,9 @@ export async function importBoxAgntsWorkspace(
     const styleTasks = tasks.filter((task) => task.kind === 'output-style');
     const otherTasks = tasks.filter((task) => task.kind !== 'output-style');
     if (dryRun) {
-      const storeThere = resolved.store.kind === 'postgres' || (await exists(resolved.store.path));
+      // A store of the caller's or on PostgreSQL is there to compare with; a SQLite one only once its file is.
+      const storeThere =
+        options.openStore !== undefined || resolved.store.kind === 'postgres' || (await exists(resolved.store.path));
       if (configExists && storeThere) workspace = await openWorkspace(target, { ...openOptions, create: false });
     } else {
       for (const task of styleTasks) await runTask(task, undefined, items);
