@@ -12,6 +12,9 @@ export interface ConvertedSession {
   createdAt: number;
   updatedAt: number;
   entries: SessionEntry[];
+  /** The session this one was branched or forked from in BoxAgnts, and after how many messages. */
+  parentSessionId?: string;
+  forkedAtSeq?: number;
   /** What was converted loosely (unknown blocks, bad times), for the report. */
   notes: string[];
 }
@@ -226,7 +229,28 @@ export function convertBoxAgntsSession(value: unknown, fileId: string): SourceRe
   if (last !== undefined) entries[entries.length - 1] = { ...last, createdAt: updated };
   const title =
     typeof value.title === 'string' && value.title.trim() !== '' ? value.title.slice(0, 1000) : firstUserText(entries);
-  return { ok: true, value: { id, title, model, createdAt: created, updatedAt: updated, entries, notes: [...notes] } };
+  // BoxAgnts records a fork (`/fork`) as parent_session_id + fork_point_message_index, a branch as branch_from + branch_at_message.
+  const parent = [value.parent_session_id, value.branch_from].find(
+    (candidate): candidate is string =>
+      typeof candidate === 'string' && IMPORT_SESSION_ID_PATTERN.test(candidate) && candidate !== id,
+  );
+  const point = [value.fork_point_message_index, value.branch_at_message].find(
+    (candidate): candidate is number => typeof candidate === 'number' && Number.isInteger(candidate) && candidate > 0,
+  );
+  return {
+    ok: true,
+    value: {
+      id,
+      title,
+      model,
+      createdAt: created,
+      updatedAt: updated,
+      entries,
+      ...(parent === undefined ? {} : { parentSessionId: parent }),
+      ...(parent === undefined || point === undefined ? {} : { forkedAtSeq: point }),
+      notes: [...notes],
+    },
+  };
 }
 
 function firstUserText(entries: readonly SessionEntry[]): string {

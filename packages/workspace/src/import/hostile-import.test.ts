@@ -262,3 +262,40 @@ describe('importBoxAgntsWorkspace with a setting the config refuses', () => {
     expect(await readFile(join(dir, 'boxagnts.json'), 'utf8')).not.toContain(LEAKED);
   });
 });
+
+describe('importBoxAgntsWorkspace with forks', () => {
+  it('imports a parent before its fork, which keeps its link and fork point', async () => {
+    const { dir, state } = await hostile();
+    const [first] = fixtureSessions();
+    const fork = {
+      id: '0000-fork-of-first',
+      created_at: '2026-05-03T09:00:00Z',
+      updated_at: '2026-05-03T09:00:00Z',
+      model: 'anthropic/claude-sonnet-4-6',
+      title: 'A fork',
+      parent_session_id: first?.id,
+      fork_point_message_index: 2,
+      messages: first?.messages.slice(0, 2),
+    };
+    // A cycle of two is not followed forever either.
+    const a = { ...fork, id: 'cycle-a', parent_session_id: 'cycle-b' };
+    const b = { ...fork, id: 'cycle-b', parent_session_id: 'cycle-a' };
+    for (const session of [fork, a, b])
+      await writeFile(join(state, 'sessions', `${session.id}.json`), JSON.stringify(session));
+    const report = await importBoxAgntsWorkspace(dir, { env: ENV });
+    expect(report.failed).toEqual([]);
+    const workspace = await openWorkspace(dir, { env: ENV });
+    try {
+      expect(await workspace.store.sessions.get(fork.id)).toMatchObject({
+        kind: 'fork',
+        parentSessionId: first?.id,
+        forkedAtSeq: 2,
+        messageCount: 2,
+      });
+      expect((await workspace.store.sessions.children(first?.id ?? '')).map((child) => child.id)).toEqual([fork.id]);
+      expect((await workspace.store.sessions.list()).length).toBe(5);
+    } finally {
+      await workspace.close();
+    }
+  });
+});

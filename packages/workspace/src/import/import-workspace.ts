@@ -428,6 +428,7 @@ export async function importBoxAgntsWorkspace(
   if (sessionsStat?.isSymbolicLink()) notes.push('.boxagnts/sessions is a symbolic link: no session was imported');
   else if (sessionsStat?.isDirectory()) {
     const files = (await readdir(sessionsDir)).filter((name) => name.endsWith('.json')).sort();
+    const sessionTasks: { task: Task; parent: string | undefined; id: string }[] = [];
     for (const file of files) {
       const fileId = file.slice(0, -'.json'.length);
       const read = await readSourceJson(join(sessionsDir, file));
@@ -443,22 +444,39 @@ export async function importBoxAgntsWorkspace(
       }
       const session = converted.value;
       for (const note of session.notes) notes.push(`session ${session.id}: ${note}`);
-      tasks.push({
-        kind: 'session',
-        name: session.id,
-        async check(workspace) {
-          const existing = await workspace?.store.sessions.get(session.id);
-          if (existing === undefined) return { action: 'create', detail: `${session.entries.length} messages` };
-          if (existing.messageCount >= session.entries.length) return { action: 'unchanged' };
-          return { action: 'update', detail: `${session.entries.length - existing.messageCount} new messages` };
-        },
-        async apply(workspace) {
-          const existing = await workspace.store.sessions.get(session.id);
-          if (existing === undefined) await workspace.store.sessions.importJsonl(sessionJsonl(session));
-          else await workspace.store.sessions.append(session.id, session.entries.slice(existing.messageCount));
+      sessionTasks.push({
+        id: session.id,
+        parent: session.parentSessionId,
+        task: {
+          kind: 'session',
+          name: session.id,
+          async check(workspace) {
+            const existing = await workspace?.store.sessions.get(session.id);
+            if (existing === undefined) return { action: 'create', detail: `${session.entries.length} messages` };
+            if (existing.messageCount >= session.entries.length) return { action: 'unchanged' };
+            return { action: 'update', detail: `${session.entries.length - existing.messageCount} new messages` };
+          },
+          async apply(workspace) {
+            const existing = await workspace.store.sessions.get(session.id);
+            if (existing === undefined) await workspace.store.sessions.importJsonl(sessionJsonl(session));
+            else await workspace.store.sessions.append(session.id, session.entries.slice(existing.messageCount));
+          },
         },
       });
     }
+    // Parents before their forks, so that a fork keeps its link (the store keeps one only to a session it has).
+    const byId = new Map(sessionTasks.map((entry) => [entry.id, entry]));
+    const done = new Set<string>();
+    const ordered: Task[] = [];
+    const visit = (entry: (typeof sessionTasks)[number], depth: number) => {
+      if (done.has(entry.id)) return;
+      done.add(entry.id);
+      const parent = entry.parent === undefined || depth >= 100 ? undefined : byId.get(entry.parent);
+      if (parent !== undefined) visit(parent, depth + 1);
+      ordered.push(entry.task);
+    };
+    for (const entry of sessionTasks) visit(entry, 0);
+    tasks.push(...ordered);
   }
 
   // --- cron.config.json -> store.cron ---

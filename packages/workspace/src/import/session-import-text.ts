@@ -11,6 +11,8 @@ export function sessionJsonl(session: ConvertedSession): string {
       id: session.id,
       title: session.title,
       ...(session.model === undefined ? {} : { model: session.model }),
+      ...(session.parentSessionId === undefined ? {} : { parentSessionId: session.parentSessionId }),
+      ...(session.forkedAtSeq === undefined ? {} : { forkedAtSeq: session.forkedAtSeq }),
       createdAt: session.createdAt,
       updatedAt: session.updatedAt,
     },
