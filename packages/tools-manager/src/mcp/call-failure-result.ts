@@ -1,7 +1,7 @@
 import { errorResult, type ToolResult } from '@boxagnts/tools';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describeMcpFailure, isConnectionLostError, isRequestTimeoutError } from './classify-mcp-failure.js';
 import { isMcpConnectionError } from './mcp-errors.js';
+import { loadedMcpSdk } from './mcp-sdk.js';
 
 /**
  * Turns a failed request to a server into an error result the model can act on, naming what
@@ -39,7 +39,8 @@ export function callFailureResult(options: {
       metadata('connection-lost'),
     );
   }
-  if (error instanceof McpError) {
+  const McpError = loadedMcpSdk()?.McpError;
+  if (McpError !== undefined && error instanceof McpError) {
     return errorResult(`MCP server "${server}" rejected ${action}: ${error.message}`, metadata('rejected'));
   }
   return errorResult(`MCP server "${server}": ${action} failed: ${describeMcpFailure(error)}`, metadata('failed'));

@@ -1,7 +1,7 @@
 import { resultText } from '@boxagnts/tools';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { callFailureResult } from './call-failure-result.js';
 import {
   describeMcpFailure,
@@ -10,6 +10,12 @@ import {
   isUndeliveredError,
 } from './classify-mcp-failure.js';
 import { McpConnectionError } from './mcp-errors.js';
+import { loadMcpSdk } from './mcp-sdk.js';
+
+// Errors are classified after a connection attempt, which loads the SDK: load it as one would.
+beforeAll(async () => {
+  await loadMcpSdk();
+});
 
 const refused = Object.assign(new TypeError('fetch failed'), {
   cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }),
@@ -78,5 +84,25 @@ describe('callFailureResult', () => {
     expect(result.isError).toBe(true);
     expect(result.metadata).toEqual({ mcpServer: 's', failure });
     expect(resultText(result)).toContain(text);
+  });
+});
+
+describe('the MCP SDK is loaded lazily', () => {
+  it('no shipped module imports SDK values at import time; only mcp-sdk.ts loads them, on first connection', async () => {
+    const { readdir, readFile } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const source = new URL('..', import.meta.url).pathname;
+    const files = (await readdir(source, { recursive: true })).filter(
+      (file) => file.endsWith('.ts') && !file.includes('.test.') && !file.split('/').includes('test'),
+    );
+    const eager: string[] = [];
+    for (const file of files) {
+      const text = await readFile(join(source, file), 'utf8');
+      for (const line of text.split('\n')) {
+        if (/^import (?!type )[^;]*'@modelcontextprotocol\/sdk/.test(line)) eager.push(`${file}: ${line}`);
+      }
+    }
+    expect(eager).toEqual([]);
+    expect(files).toContain('mcp/mcp-sdk.ts');
   });
 });

@@ -1,5 +1,4 @@
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { loadedMcpSdk } from './mcp-sdk.js';
 
 function causeCode(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
@@ -21,24 +20,27 @@ function causeCode(error: unknown): string | undefined {
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management
  */
 export function isUndeliveredError(error: unknown): boolean {
-  if (error instanceof StreamableHTTPError) {
+  const sdk = loadedMcpSdk();
+  if (sdk !== undefined && error instanceof sdk.StreamableHTTPError) {
     return error.code === 404 || (error.code === 400 && /session/i.test(error.message));
   }
-  if (error instanceof McpError) return false;
+  if (sdk !== undefined && error instanceof sdk.McpError) return false;
   if (error instanceof Error && error.message === 'Not connected') return true;
   return causeCode(error) === 'ECONNREFUSED';
 }
 
 /** Whether the connection itself is gone (the process exited, the stream closed): the next call must reconnect. */
 export function isConnectionLostError(error: unknown): boolean {
-  if (error instanceof McpError)
-    return error.code === ErrorCode.ConnectionClosed && /connection closed/i.test(error.message);
+  const sdk = loadedMcpSdk();
+  if (sdk !== undefined && error instanceof sdk.McpError)
+    return error.code === sdk.ErrorCode.ConnectionClosed && /connection closed/i.test(error.message);
   return isUndeliveredError(error) || ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'].includes(causeCode(error) ?? '');
 }
 
 /** Whether the SDK gave up waiting for the answer. */
 export function isRequestTimeoutError(error: unknown): boolean {
-  return error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+  const sdk = loadedMcpSdk();
+  return sdk !== undefined && error instanceof sdk.McpError && error.code === sdk.ErrorCode.RequestTimeout;
 }
 
 /** A one-line description of a failure, with the low-level cause (e.g. `ECONNREFUSED`) when there is one. */

@@ -1,6 +1,5 @@
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpSdk } from './mcp-sdk.js';
 import type { McpHttpTransportConfig, McpStdioTransportConfig } from './mcp-server-config.js';
 
 /** How much of a server's stderr is kept for error messages and `status()`. */
@@ -33,16 +32,17 @@ function createTail(): { append(text: string): void; text(): string } {
  * kept as a tail for error messages and passed to `onStderr`.
  */
 export function createTransport(
+  sdk: McpSdk,
   config: McpStdioTransportConfig | McpHttpTransportConfig,
   onStderr?: (text: string) => void,
 ): CreatedTransport {
   if (config.type === 'http') {
-    const transport = new StreamableHTTPClientTransport(new URL(config.url), {
+    const transport = new sdk.StreamableHTTPClientTransport(new URL(config.url), {
       ...(config.headers === undefined ? {} : { requestInit: { headers: config.headers } }),
     });
     return { transport, pid: () => undefined, sessionId: () => transport.sessionId, stderrTail: () => '' };
   }
-  const transport = new StdioClientTransport({
+  const transport = new sdk.StdioClientTransport({
     command: config.command,
     args: config.args ?? [],
     ...(config.env === undefined ? {} : { env: config.env }),

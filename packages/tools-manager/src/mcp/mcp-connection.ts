@@ -1,9 +1,9 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describeMcpFailure, isConnectionLostError, isUndeliveredError } from './classify-mcp-failure.js';
 import { toConnectionError } from './connection-failure.js';
 import { type CreatedTransport, createTransport } from './create-transport.js';
 import { isMcpConnectionError, McpConnectionError } from './mcp-errors.js';
+import { loadedMcpSdk, loadMcpSdk } from './mcp-sdk.js';
 import type { ResolvedMcpServerConfig } from './mcp-server-config.js';
 
 /**
@@ -186,7 +186,8 @@ export class McpConnection {
     const live = this.live;
     if (live === undefined) return;
     const transport = live.client.transport;
-    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
+    const HttpTransport = loadedMcpSdk()?.StreamableHTTPClientTransport;
+    if (HttpTransport !== undefined && transport instanceof HttpTransport && transport.sessionId !== undefined) {
       await untilAborted(transport.terminateSession(), AbortSignal.timeout(2_000)).catch(() => undefined);
     }
     await live.client.close().catch(() => undefined);
@@ -241,9 +242,10 @@ export class McpConnection {
   }
 
   private async attempt(): Promise<Client> {
-    const created = createTransport(this.config.transport, this.options.onStderr);
+    const sdk = await loadMcpSdk();
+    const created = createTransport(sdk, this.config.transport, this.options.onStderr);
     this.lastCreated = created;
-    const client = new Client(this.options.clientInfo, { capabilities: {} });
+    const client = new sdk.Client(this.options.clientInfo, { capabilities: {} });
     this.options.configureClient(client);
     client.onclose = () => {
       if (this.live?.client === client && this.state === 'connected') {

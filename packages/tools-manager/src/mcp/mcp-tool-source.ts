@@ -1,12 +1,12 @@
 import type { AnyTool, ToolLogger, ToolSource } from '@boxagnts/tools';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { buildMcpTools, type McpCallServerTool, type McpListedTool } from './build-mcp-tools.js';
 import { callFailureResult } from './call-failure-result.js';
 import { describeMcpFailure } from './classify-mcp-failure.js';
 import { type McpCallToolResult, mapCallToolResult } from './map-call-tool-result.js';
 import { McpConnection, type McpConnectionState } from './mcp-connection.js';
 import { isMcpSourceError, McpConnectionError } from './mcp-errors.js';
+import { loadedMcpSdk, type McpSdk } from './mcp-sdk.js';
 import { type McpServerConfig, parseMcpServerConfig } from './mcp-server-config.js';
 import { createResourceTools, type McpResourceRequests, resourceToolNames } from './resource-tools.js';
 
@@ -121,7 +121,8 @@ export function createMcpToolSource(config: McpServerConfig, options: McpToolSou
     clientInfo: options.clientInfo ?? { name: 'boxagnts', version: '0.1.0' },
     reconnectDelayMs: options.reconnectDelayMs ?? 250,
     configureClient: (client) => {
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      // The connection loaded the SDK before it configures a client.
+      client.setNotificationHandler((loadedMcpSdk() as McpSdk).ToolListChangedNotificationSchema, () => {
         void refreshAndNotify('tools/list_changed');
       });
     },
