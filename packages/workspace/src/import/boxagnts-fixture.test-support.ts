@@ -243,6 +243,13 @@ export async function writeBoxAgntsWorkspace(
     await writeFile(join(state, 'sessions', `${(session as { id: string }).id}.json`), json(session));
   }
   await writeFile(join(state, 'cron.config.json'), json(fixtureCron()));
+  const jobId = Object.keys(fixtureCron())[0];
+  const logLine = (at: string, success: boolean, message: string) =>
+    JSON.stringify({ id: `log-${at}`, job_id: jobId, job_name: 'morning-weather', executed_at: at, success, message });
+  await writeFile(
+    join(state, 'cron-logs', `${jobId}.jsonl`),
+    `${logLine('2026-05-01T07:30:00Z', true, 'Sunny')}\n${logLine('2026-05-02T07:30:00Z', false, 'provider timed out')}\nnot json\n`,
+  );
   await writeFile(join(state, 'site.config.json'), json(fixtureSites()));
   await mkdir(join(dir, 'root', 'www', 'blog', 'posts'), { recursive: true });
   await writeFile(join(dir, 'root', 'www', 'blog', 'index.html'), '<h1>Blog</h1>\n');

@@ -58,7 +58,10 @@ export function importScenario(openStore?: (config: StoreConfig) => Promise<Work
         'together',
       ]);
       expect(planned('skill')).toEqual(['current-weather']);
-      expect(planned('cron')).toEqual(['c6b1a3f0-1d2e-4f5a-8b9c-0d1e2f3a4b5c']);
+      expect(planned('cron')).toEqual([
+        'c6b1a3f0-1d2e-4f5a-8b9c-0d1e2f3a4b5c',
+        'c6b1a3f0-1d2e-4f5a-8b9c-0d1e2f3a4b5c log',
+      ]);
       expect(planned('site')).toEqual(['blog']);
       expect(dry.items.find((item) => item.name === 'old')).toMatchObject({ kind: 'site', action: 'skipped' });
       expect(dry.missingVariables).toEqual(['TENANT']);
@@ -193,6 +196,23 @@ export function importScenario(openStore?: (config: StoreConfig) => Promise<Work
           after: Date.parse('2026-06-01T00:00:00Z'),
         });
         expect(next?.iso).toBe('2026-06-01T07:30:00.000Z');
+        const runs = await workspace.store.cron.runs(job?.id ?? '');
+        expect(
+          runs.map(({ scheduledFor, status, error, outcome }) => ({ scheduledFor, status, error, outcome })),
+        ).toEqual([
+          {
+            scheduledFor: Date.parse('2026-05-02T07:30:00Z'),
+            status: 'failed',
+            error: 'provider timed out',
+            outcome: 'error',
+          },
+          {
+            scheduledFor: Date.parse('2026-05-01T07:30:00Z'),
+            status: 'success',
+            error: undefined,
+            outcome: 'end_turn',
+          },
+        ]);
 
         // Sites: files under root/sites/blog, the login hashed in the secrets file.
         const sites = workspaceSites(workspace);
@@ -224,6 +244,7 @@ export function importScenario(openStore?: (config: StoreConfig) => Promise<Work
       try {
         expect((await reopened.store.sessions.list()).length).toBe(2);
         expect((await reopened.store.cron.list()).length).toBe(1);
+        expect((await reopened.store.cron.runs('c6b1a3f0-1d2e-4f5a-8b9c-0d1e2f3a4b5c')).length).toBe(2);
         expect((await reopened.store.sessions.search('quokka')).length).toBe(1);
       } finally {
         await reopened.close();

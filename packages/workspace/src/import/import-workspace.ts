@@ -21,7 +21,7 @@ import type { Workspace } from '../workspace/workspace.js';
 import type { WorkspaceLogger } from '../workspace/workspace-logger.js';
 import { workspacePaths } from '../workspace/workspace-paths.js';
 import { boxAgntsStateFiles } from './boxagnts-workspace-error.js';
-import { convertBoxAgntsSession } from './convert-session.js';
+import { convertBoxAgntsSession, rfc3339ToMillis } from './convert-session.js';
 import { type ImportedSecret, mapBoxAgntsProviderId, mapModelReference, planSettings } from './convert-settings.js';
 import { copyTreeStaged, listTree, SITE_COPY_LIMITS, SKILL_COPY_LIMITS, sameTree } from './copy-tree.js';
 import { outputStyleFile } from './output-style-file.js';
@@ -130,6 +130,36 @@ async function siteSource(sourceRoot: string, path: unknown): Promise<string | {
     if (!stat.isDirectory()) return { problem: `root/${parts.join('/')} is not a folder` };
   }
   return current;
+}
+
+const CRON_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** One line of BoxAgnts' `cron-logs/<job>.jsonl`: `{id, job_id, job_name, executed_at, success, message}`. */
+interface CronLogEntry {
+  at: number;
+  success: boolean;
+  message: string;
+}
+
+/** The entries of a job's log (at most 10,000, one per instant), or why it cannot be read; undefined when there is none. */
+async function cronLog(path: string): Promise<CronLogEntry[] | string | undefined> {
+  const read = await readSourceFile(path, 16 * 1024 * 1024);
+  if (!read.ok) return read.problem === 'is missing' ? undefined : read.problem;
+  const entries = new Map<number, CronLogEntry>();
+  for (const line of read.value.split('\n')) {
+    if (line.trim() === '' || entries.size >= 10_000) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (!isRecord(value)) continue;
+    const at = rfc3339ToMillis(value.executed_at);
+    if (at === undefined) continue;
+    entries.set(at, { at, success: value.success === true, message: String(value.message ?? '').slice(0, 10_000) });
+  }
+  return [...entries.values()];
 }
 
 interface Task {
@@ -519,6 +549,44 @@ export async function importBoxAgntsWorkspace(
             await workspace.store.cron.create(input);
           },
         });
+        const log = CRON_ID.test(id) ? await cronLog(join(state, 'cron-logs', `${id}.jsonl`)) : undefined;
+        if (typeof log === 'string') notes.push(`cron-logs/${id}.jsonl ${log}: its log was left out`);
+        else if (log !== undefined && log.length > 0) {
+          const missing = async (workspace: Workspace | undefined) => {
+            if (workspace === undefined || (await workspace.store.cron.get(id))?.id !== id) return log;
+            const known = new Set(
+              (await workspace.store.cron.runs(id, { limit: 1000 })).map((run) => run.scheduledFor),
+            );
+            return log.filter((entry) => !known.has(entry.at));
+          };
+          tasks.push({
+            kind: 'cron',
+            name: `${id.slice(0, 128)} log`,
+            async check(workspace) {
+              const count = (await missing(workspace)).length;
+              return count === 0
+                ? { action: 'unchanged' }
+                : { action: 'create', detail: `${count} runs of cron-logs/${id}.jsonl` };
+            },
+            async apply(workspace) {
+              // One log row per occurrence: claiming an instant twice changes nothing, so a second import adds no row.
+              for (const entry of await missing(workspace)) {
+                const claimed = await workspace.store.cron.claim(id, entry.at, {
+                  trigger: 'schedule',
+                  status: entry.success ? 'success' : 'failed',
+                  startedAt: entry.at,
+                  ...(entry.success ? {} : { error: entry.message }),
+                });
+                if (claimed !== undefined) {
+                  await workspace.store.cron.updateRun(claimed.id, {
+                    finishedAt: entry.at,
+                    outcome: entry.success ? 'end_turn' : 'error',
+                  });
+                }
+              }
+            },
+          });
+        }
       }
     }
   }
