@@ -1,5 +1,5 @@
 import { lstat, mkdir, readdir } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { writeFileAtomic } from '../config/atomic-write.js';
 import type { ResolvedConfig } from '../config/config-defaults.js';
 import { ConfigError, isConfigError } from '../config/config-error.js';
@@ -403,7 +403,9 @@ export async function importBoxAgntsWorkspace(
   const skillsStat = await lstat(skillsSource).catch(() => undefined);
   if (skillsStat?.isSymbolicLink()) notes.push('extensions/skills is a symbolic link: no skill was imported');
   else if (skillsStat?.isDirectory()) {
-    const skillsTarget = resolved.skills.folders[0] ?? paths.skills;
+    // The first skill folder of the config inside the workspace (a shared folder elsewhere is not the import's to fill).
+    const skillsTarget =
+      resolved.skills.folders.find((folder) => resolve(folder).startsWith(`${paths.dir}${sep}`)) ?? paths.skills;
     for (const entry of (await readdir(skillsSource, { withFileTypes: true })).sort((a, b) =>
       a.name.localeCompare(b.name),
     )) {
