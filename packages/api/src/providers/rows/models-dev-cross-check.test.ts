@@ -43,7 +43,7 @@ describe.skipIf(!present)(`rows against models.dev${present ? '' : ` (${SKIP})`}
   });
 
   it.each(checked.map((row) => [row.id, row] as const))('%s uses the base URL models.dev lists', (id, row) => {
-    const expected = (data[row.modelsDevId as string]?.api as string).replace(/\/+$/, '');
+    const expected = String(data[row.modelsDevId as string]?.api ?? '').replace(/\/+$/, '');
     const actual = (row.baseURL ?? '').replace(/\/+$/, '');
     if (DOCUMENTED_DIFFERENCES[id] !== undefined) {
       expect(actual, `${id} is listed as differing from models.dev`).not.toBe(expected);
