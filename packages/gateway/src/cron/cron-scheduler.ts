@@ -240,7 +240,10 @@ export class CronScheduler {
 
   async #loadAll(): Promise<void> {
     this.#stamp = await this.#store.changeStamp();
-    const jobs = await this.#store.list({ enabled: true });
+    // By zone and expression, so each distinct schedule is parsed once however many jobs share it.
+    const jobs = (await this.#store.list({ enabled: true })).sort((a, b) =>
+      a.timezone === b.timezone ? (a.cron < b.cron ? -1 : a.cron > b.cron ? 1 : 0) : a.timezone < b.timezone ? -1 : 1,
+    );
     const seen = new Set<string>();
     for (const job of jobs) {
       seen.add(job.id);
@@ -282,15 +285,17 @@ export class CronScheduler {
       version: ++this.#version,
     };
     this.#jobs.set(job.id, state);
-    await this.#handleDue(state);
-    this.#scheduleNext(state);
+    this.#scheduleNext(state, await this.#handleDue(state));
   }
 
-  #scheduleNext(state: JobState): void {
+  /** Puts the job's next occurrence on the heap (`known`: already computed by `#handleDue`). */
+  #scheduleNext(state: JobState, known?: number): void {
     if (!this.#running || this.#jobs.get(state.job.id) !== state) return;
-    const schedule = this.#schedules.get(state.job.cron, state.job.timezone);
-    const after = Math.max(this.#clock.now(), state.job.lastScheduledFor ?? Number.NEGATIVE_INFINITY);
-    const at = schedule.next(after);
+    let at = known;
+    if (at === undefined) {
+      const schedule = this.#schedules.get(state.job.cron, state.job.timezone);
+      at = schedule.next(Math.max(this.#clock.now(), state.job.lastScheduledFor ?? Number.NEGATIVE_INFINITY));
+    }
     if (at === undefined) return;
     this.#heap.push({ at, jobId: state.job.id, version: state.version });
     this.#arm();
@@ -324,10 +329,11 @@ export class CronScheduler {
       this.#track(
         this.#serialized(state.job.id, async () => {
           if (this.#jobs.get(state.job.id) !== state) return;
+          let next: number | undefined;
           try {
-            await this.#handleDue(state);
+            next = await this.#handleDue(state);
           } finally {
-            this.#scheduleNext(state);
+            this.#scheduleNext(state, next);
           }
         }),
       ).catch((error) => this.#warn('cron-fire-failed', { jobId: state.job.id }, error));
@@ -338,21 +344,28 @@ export class CronScheduler {
   /**
    * The latest occurrence since the last handled one, if any: run as scheduled when seen within the
    * grace period, else (missed) per the catch-up policy. Occurrences before it count as missed too,
-   * and at most one run ever comes of them.
+   * and at most one run ever comes of them. Resolves with the next occurrence when it knows it
+   * without another step.
    */
-  async #handleDue(state: JobState): Promise<void> {
+  async #handleDue(state: JobState): Promise<number | undefined> {
     const { job } = state;
     const now = this.#clock.now();
     const schedule = this.#schedules.get(job.cron, job.timezone);
     const reference = Math.max(job.lastScheduledFor ?? Number.NEGATIVE_INFINITY, job.scheduledFrom);
+    // Usually nothing is due: one forward step from the reference shows it, without a backward search.
+    const first = schedule.next(reference);
+    if (first === undefined) return undefined;
+    if (first > now) return first;
     const latest = schedule.previous(now + 1);
-    if (latest === undefined || latest <= reference) return;
+    if (latest === undefined || latest <= reference) return undefined;
     state.job = { ...job, lastScheduledFor: latest };
     const onTime = now - latest <= this.#graceMs;
     if (onTime) await this.#fire(state.job, latest, 'schedule');
     else if (job.catchUp === 'run-once') await this.#fire(state.job, latest, 'catch-up');
     else this.#log({ level: 'info', event: 'cron-missed', jobId: job.id, latest, catchUp: 'skip' });
-    await this.#store.markScheduled(job.id, { lastScheduledFor: latest, nextRunAt: schedule.next(now) ?? null });
+    const next = schedule.next(Math.max(now, latest));
+    await this.#store.markScheduled(job.id, { lastScheduledFor: latest, nextRunAt: next ?? null });
+    return next;
   }
 
   async #fire(job: CronJob, scheduledFor: number, trigger: CronRunTrigger): Promise<void> {

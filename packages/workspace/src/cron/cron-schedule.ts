@@ -84,7 +84,11 @@ export function parseCronSchedule(
   }
   let cron: Cron;
   try {
-    cron = new Cron(trimmed, { timezone: zone, mode: '5-or-6-parts' });
+    // UTC has no DST: a fixed offset spares croner a time-zone conversion per step (several times faster).
+    cron = new Cron(
+      trimmed,
+      zone === 'UTC' ? { utcOffset: 0, mode: '5-or-6-parts' } : { timezone: zone, mode: '5-or-6-parts' },
+    );
   } catch (error) {
     const detail = (error instanceof Error ? error.message : String(error)).replace(/^CronPattern:\s*/, '');
     throw invalidExpression(expression, `is not valid (${detail}); fix that field.`);

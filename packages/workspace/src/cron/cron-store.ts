@@ -8,6 +8,7 @@ import { validateJobChanges, validateJobInput } from './cron-job-input.js';
 import { cronJobFromRow, cronRunFromRow } from './cron-rows.js';
 import { formatInTimezone, parseCronSchedule } from './cron-schedule.js';
 import type { CronJob, CronJobChange, CronOccurrence, CronStore } from './cron-types.js';
+import { createWriteBatcher } from './write-batcher.js';
 
 /** Most occurrences one `nextRuns` call previews. */
 export const MAX_CRON_PREVIEW = 1000;
@@ -75,6 +76,7 @@ export function createCronStore(backend: StoreBackend): CronStore {
     }
   };
   const database = () => backend.database;
+  const batched = createWriteBatcher(backend);
 
   const setEnabled = async (idOrName: string, enabled: boolean, now: number): Promise<CronJob> => {
     const row = await run(`${enabled ? 'Enabling' : 'Disabling'} cron job ${idOrName}`, () =>
@@ -292,7 +294,7 @@ export function createCronStore(backend: StoreBackend): CronStore {
         run_id: null,
       };
       const inserted = await run(`Logging an occurrence of cron job ${jobId}`, () =>
-        backend.write(async (transaction) => {
+        batched(async (transaction) => {
           await requireRow(transaction, jobId);
           const result = await transaction
             .insertInto('cron_runs')
@@ -318,7 +320,7 @@ export function createCronStore(backend: StoreBackend): CronStore {
         ...(changes.runId === undefined ? {} : { run_id: changes.runId }),
       };
       const row = await run(`Updating cron log entry ${entryId}`, () =>
-        backend.write(async (transaction) => {
+        batched(async (transaction) => {
           if (Object.keys(set).length > 0)
             await transaction.updateTable('cron_runs').set(set).where('id', '=', entryId).execute();
           const updated = await transaction
@@ -340,7 +342,7 @@ export function createCronStore(backend: StoreBackend): CronStore {
 
     async markScheduled(jobId, marks) {
       await run(`Recording the schedule of cron job ${jobId}`, () =>
-        backend.write(async (transaction) => {
+        batched(async (transaction) => {
           const set: Partial<CronJobsTable> = {};
           if (marks.nextRunAt !== undefined) set.next_run_at = marks.nextRunAt;
           if (Object.keys(set).length > 0)
