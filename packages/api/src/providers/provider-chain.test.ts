@@ -138,6 +138,20 @@ describe('createProviderChain', () => {
     expect(first.requests.map((request) => request.model)).toEqual(['a']);
   });
 
+  it("pins by an upstream's alias, and by its own default model written in full", async () => {
+    const [first, second] = [await upstream('first'), await upstream('second')];
+    const chain = createProviderChain({
+      upstreams: [
+        { provider: chatProvider('alpha', first), model: 'a' },
+        { provider: chatProvider('openrouter', second), model: 'openrouter/free', aliases: ['or'] },
+      ],
+    });
+    expect(text((await streamOnce(chain, helloRequest('openrouter/free'))).events)).toBe('second');
+    expect(text((await streamOnce(chain, helloRequest('or/meta-llama/llama-3-8b:free'))).events)).toBe('second');
+    expect(second.requests.map((request) => request.model)).toEqual(['openrouter/free', 'meta-llama/llama-3-8b:free']);
+    expect(first.requests).toHaveLength(0);
+  });
+
   it('when every upstream fails, the error keeps the last reason and names each failure', async () => {
     const [first, second] = [await upstream('first'), await upstream('second')];
     const chain = createProviderChain({

@@ -21,6 +21,8 @@ export interface ProviderChainUpstream {
   model: string;
   /** The name a request uses to pin this upstream (`groq/<model>`); default the provider's id. */
   id?: string;
+  /** Other names that pin it too (BoxAgnts' legacy `zen/<model>` for `opencode-zen`). */
+  aliases?: readonly string[];
 }
 
 /** Settings of {@link createProviderChain} (and of a row with `adapter: 'provider-chain'`). */
@@ -51,6 +53,7 @@ export const CHAIN_FINAL_REASONS: readonly LlmErrorReason[] = ['invalid_request'
 
 interface Link {
   id: string;
+  names: readonly string[];
   provider: LlmProvider;
   model: string;
 }
@@ -64,7 +67,8 @@ interface Link {
  * failure ends the stream with its error, as any stream does, and nothing is replayed elsewhere.
  *
  * Models: `auto`, `<chain id>/auto`, the chain id or an empty model try every upstream with its own
- * default model; `<upstream id>/<model>` tries that upstream first with that model, then the others
+ * default model; `<upstream id>/<model>` tries that upstream first with that model (an upstream's own
+ * default model written in full, such as `openrouter/free`, pins it with that model), then the others
  * with theirs; any other model is treated as `auto` (as BoxAgnts' `free` provider does). When every
  * upstream fails, the error has the last upstream's reason and a message naming each failure.
  *
@@ -120,6 +124,7 @@ export function createProviderChain(settings: ProviderChainSettings): LlmProvide
     }
     return usable.map((upstream) => ({
       id: upstreamId(upstream),
+      names: [upstreamId(upstream), ...(upstream.aliases ?? [])],
       provider:
         typeof upstream.provider === 'string'
           ? (settings.resolveProvider as (id: string) => LlmProvider)(upstream.provider)
@@ -133,10 +138,12 @@ export function createProviderChain(settings: ProviderChainSettings): LlmProvide
     const all = links();
     const requested = model.trim();
     for (const [index, link] of all.entries()) {
-      const prefix = `${link.id}/`;
-      if (!requested.startsWith(prefix)) continue;
-      const pinned = requested.slice(prefix.length);
-      if (pinned === '' || pinned === 'auto') break;
+      const name = link.names.find((candidate) => requested.startsWith(`${candidate}/`));
+      if (name === undefined) continue;
+      const rest = requested.slice(name.length + 1);
+      if (rest === '' || rest === 'auto') break;
+      // `openrouter/free` names the upstream's own default model (OpenRouter ids carry a vendor prefix).
+      const pinned = requested === link.model ? link.model : rest;
       return [
         { link, model: pinned },
         ...all.filter((_, other) => other !== index).map((other) => ({ link: other, model: other.model })),

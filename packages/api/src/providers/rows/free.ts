@@ -28,7 +28,7 @@ export const freeProvider: ProviderEntry = {
       { provider: 'nvidia', model: 'meta/llama-3.3-70b-instruct' },
       { provider: 'cohere', model: 'command-r-plus' },
       { provider: 'openrouter', model: 'openrouter/free' },
-      { provider: 'opencode-zen', model: 'minimax-m2.5-free' },
+      { provider: 'opencode-zen', model: 'minimax-m2.5-free', aliases: ['zen'] },
       { provider: 'zai', model: 'glm-4.6' },
       { provider: 'zhipuai', model: 'glm-4.5' },
     ],
