@@ -282,6 +282,24 @@ describe('importsOf: what is not an import', () => {
   });
 });
 
+describe('checkRepository: a package importing itself by name', () => {
+  it('fails in shipped code and lets a test use the public entry, as an app does', () => {
+    const root = repo(
+      pkg(
+        'wasm-tools',
+        {},
+        {
+          'index.ts': `import { y } from '@boxagnts/wasm-tools';\nexport const x = y;`,
+          'bundled-app.test.ts': `import { x } from '@boxagnts/wasm-tools';\nexport const t = x;`,
+        },
+      ),
+    );
+    expect(checkRepository(root)).toEqual([
+      'packages/wasm-tools/src/index.ts: imports its own package by name (@boxagnts/wasm-tools); use a relative import',
+    ]);
+  });
+});
+
 describe('manifestProblems', () => {
   it('fails on exports without a default condition, missing metadata, other engines and a missing LICENSE', () => {
     const root = repo({
