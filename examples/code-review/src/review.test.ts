@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { runCodeReview, SAMPLE_FOLDER } from './review.js';
 
 describe('the code-review example (offline, on the testkit)', () => {
-  it('loads the skill, runs one parallel read-only reviewer per file over the real folder, and reports a table', async () => {
+  it('loads the skill, runs one parallel read-only reviewer per file over the real folder, and reports a table', {
+    timeout: 60_000,
+  }, async () => {
     const before = await Promise.all(
       ['files.py', 'inventory.py', 'users.py'].map((file) => readFile(join(SAMPLE_FOLDER, file), 'utf8')),
     );

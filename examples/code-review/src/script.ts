@@ -53,7 +53,13 @@ export function codeReviewScript(files: readonly string[]): MockScript {
       // A reviewer's requests are the only ones on the reviewer model that carry its prompt.
       match: { model: REVIEWER_MODEL, contains: `Review the file ${file} ` },
       steps: [
-        { content: [{ type: 'tool_call', name: 'read', input: { file_path: file } }], usage: usage(900, 30) },
+        {
+          content: [{ type: 'tool_call', name: 'read', input: { file_path: file } }],
+          usage: usage(900, 30),
+          // A reviewer's first reply takes a few hundred milliseconds, as a real model's does, so the three
+          // are visibly running at the same time (the lead starts them within milliseconds of each other).
+          chunking: { argumentsDelta: 8, delayMs: 40 },
+        },
         { text: answer, usage: usage(1300, 60) },
       ],
     };

@@ -14,7 +14,9 @@ afterEach(async () => {
 });
 
 describe('the managed-refactor example (offline, on the testkit)', () => {
-  it('runs two executors in their own worktrees and hands their changes back as patches that apply', async () => {
+  it('runs two executors in their own worktrees and hands their changes back as patches that apply', {
+    timeout: 60_000,
+  }, async () => {
     repository = await createDemoRepository();
     result = await runManagedRefactor({ repository, apply: false, live: false });
     expect(result.outcome.reason).toBe('end_turn');

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { runMcpAgent, TODO_MD } from './agent.js';
 
 describe('the mcp-agent example (offline, on the testkit)', () => {
-  it('runs with tools from two real MCP server processes and changes the tracker through one', async () => {
+  it('runs with tools from two real MCP server processes and changes the tracker through one', {
+    timeout: 60_000,
+  }, async () => {
     const { outcome, toolNames, issues, events } = await runMcpAgent({ live: false });
     expect(outcome.reason).toBe('end_turn');
     // Only the filesystem server's allowed read tools, and both tracker tools.
