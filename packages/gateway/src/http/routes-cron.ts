@@ -1,7 +1,8 @@
-import { type CronJob, type CronStore, isCronError, isStoreError } from '@boxagnts/workspace';
+import { type CronJob, isCronError, isStoreError } from '@boxagnts/workspace';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { CronScheduler } from '../cron/cron-scheduler.js';
+import { ScheduleCache } from '../cron/schedule-cache.js';
 import { GatewayError } from '../gateway-error.js';
 import type { GatewayEnv, GatewayServices } from './gateway-env.js';
 import { parseWith, readJsonBody } from './read-body.js';
@@ -48,14 +49,14 @@ async function cronCall<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-/** A job as the API shows it: its row, with the next occurrence computed now. */
-async function withNextRun(cron: CronStore, job: CronJob, now: number): Promise<CronJob & { nextRunAt?: number }> {
-  if (!job.enabled) {
-    const { nextRunAt: _stale, ...rest } = job;
-    return rest;
-  }
-  const [next] = await cron.nextRuns(job.id, 1, { after: now });
-  return next === undefined ? job : { ...job, nextRunAt: next.at };
+const schedules = new ScheduleCache();
+
+/** A job as the API shows it: its row, with the next occurrence computed now (none when disabled). */
+function withNextRun(job: CronJob, now: number): CronJob & { nextRunAt?: number } {
+  const { nextRunAt: _stale, ...rest } = job;
+  if (!job.enabled) return rest;
+  const next = schedules.get(job.cron, job.timezone).next(now);
+  return next === undefined ? rest : { ...rest, nextRunAt: next };
 }
 
 /**
@@ -81,12 +82,12 @@ export function cronRoutes(services: GatewayServices, scheduler: CronScheduler |
   app.get('/cron/jobs', async (context) => {
     const jobs = await cronCall(() => cron().list());
     const at = now();
-    return context.json({ jobs: await Promise.all(jobs.map((entry) => withNextRun(cron(), entry, at))) });
+    return context.json({ jobs: jobs.map((entry) => withNextRun(entry, at)) });
   });
   app.post('/cron/jobs', async (context) => {
     const body = await readJsonBody(context, anyObject);
     const created = await cronCall(() => cron().create(body as never, { now: now() }));
-    return context.json(await withNextRun(cron(), created, now()), 201, { location: `/cron/jobs/${created.id}` });
+    return context.json(withNextRun(created, now()), 201, { location: `/cron/jobs/${created.id}` });
   });
   app.post('/cron/next-runs', async (context) => {
     const body = await readJsonBody(context, previewSchema);
@@ -94,26 +95,20 @@ export function cronRoutes(services: GatewayServices, scheduler: CronScheduler |
     const after = body.after === undefined ? now() : Date.parse(body.after);
     return context.json({ runs: await cronCall(() => cron().nextRuns(spec, body.count ?? 5, { after })) });
   });
-  app.get('/cron/jobs/:id', async (context) =>
-    context.json(await withNextRun(cron(), await job(context.req.param('id')), now())),
-  );
+  app.get('/cron/jobs/:id', async (context) => context.json(withNextRun(await job(context.req.param('id')), now())));
   app.patch('/cron/jobs/:id', async (context) => {
     const body = await readJsonBody(context, anyObject);
     const current = await job(context.req.param('id'));
     const updated = await cronCall(() => cron().update(current.id, body as never, { now: now() }));
-    return context.json(await withNextRun(cron(), updated, now()));
+    return context.json(withNextRun(updated, now()));
   });
   app.post('/cron/jobs/:id/enable', async (context) => {
     const current = await job(context.req.param('id'));
-    return context.json(
-      await withNextRun(cron(), await cronCall(() => cron().enable(current.id, { now: now() })), now()),
-    );
+    return context.json(withNextRun(await cronCall(() => cron().enable(current.id, { now: now() })), now()));
   });
   app.post('/cron/jobs/:id/disable', async (context) => {
     const current = await job(context.req.param('id'));
-    return context.json(
-      await withNextRun(cron(), await cronCall(() => cron().disable(current.id, { now: now() })), now()),
-    );
+    return context.json(withNextRun(await cronCall(() => cron().disable(current.id, { now: now() })), now()));
   });
   app.delete('/cron/jobs/:id', async (context) => {
     const current = await job(context.req.param('id'));
