@@ -84,6 +84,14 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const owned = typeof options.workspace === 'string';
   const workspace = typeof options.workspace === 'string' ? await openWorkspace(options.workspace) : options.workspace;
   const host = options.host ?? workspace.config.gateway.host;
+  // First: it checks gateway.sites.components, and a refused config must leave nothing open.
+  let sitesHandler: SitesHandler;
+  try {
+    sitesHandler = createSitesHandler(workspace, options.log === undefined ? {} : { log: options.log });
+  } catch (error) {
+    if (owned) await workspace.close();
+    throw error;
+  }
   const databasePath =
     workspace.config.store.kind === 'sqlite' ? workspace.config.store.path : join(workspace.paths.state, 'gateway.db');
   const tokens = openTokenStore(databasePath, await configTokens(workspace));
@@ -174,7 +182,6 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     },
     heartbeatMs: options.heartbeatMs ?? 15_000,
   };
-  const sitesHandler = createSitesHandler(workspace, options.log === undefined ? {} : { log: options.log });
   const app = createGatewayApp({
     services,
     guard: { ...options.security, boundHost: host, tokens },
@@ -203,6 +210,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       if (closed) return;
       closed = true;
       await cron?.stop();
+      await sitesHandler.close();
       await runs.close();
       await pool.close();
       for (const agent of listed.values()) await agent.then((made) => made.close()).catch(() => undefined);

@@ -18,6 +18,7 @@ export {
   type PermissionModeName,
   type ProviderConfig,
   type ResolvedConfig,
+  type SiteComponentSettings,
   type SitesSettings,
   type StoreLocation,
 } from './config/config-defaults.js';

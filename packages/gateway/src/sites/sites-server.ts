@@ -5,6 +5,7 @@ import { extname, join, relative, sep } from 'node:path';
 import { isSiteName, type Workspace, workspaceSites } from '@boxagnts/workspace';
 import mime from 'mime-types';
 import send from 'send';
+import { COMPONENT_SITE_METHODS, createComponentSites } from './component-sites.js';
 import { GENERATED_PAGE_CSP, listingPage } from './listing-page.js';
 import { createSiteCredentialsCache } from './site-credentials-cache.js';
 import { parseSiteRequestPath, siteNameOfHost } from './site-request-path.js';
@@ -26,6 +27,8 @@ export type SitesHandler = RequestListener & {
   siteUrl(name: string): string | undefined;
   /** Called by the listener with its port. */
   listening(port: number | undefined): void;
+  /** Stops the processes of component sites (config `gateway.sites.components`). */
+  close(): Promise<void>;
 };
 
 function plain(response: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
@@ -103,6 +106,7 @@ export function createSitesHandler(workspace: Workspace, options: SitesHandlerOp
   const sites = workspaceSites(workspace);
   const auth = createSiteCredentialsCache(sites, workspace.secrets.file, options.loginAttemptsPerMinute);
   const log = options.log ?? (() => {});
+  const components = createComponentSites(workspace, log);
 
   async function notFound(
     request: IncomingMessage,
@@ -194,11 +198,18 @@ export function createSitesHandler(workspace: Workspace, options: SitesHandlerOp
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const base: Record<string, string> = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return plain(response, 405, 'Sites are read-only: use GET or HEAD.\n', { ...base, allow: 'GET, HEAD' });
-    }
     const settings = workspace.config.gateway.sites;
     const name = siteNameOfHost(request.headers.host, settings.domain, isSiteName);
+    const component = name !== undefined && components.has(name);
+    const methods: readonly string[] = component ? COMPONENT_SITE_METHODS : ['GET', 'HEAD'];
+    if (!methods.includes(request.method ?? '')) {
+      return plain(
+        response,
+        405,
+        component ? `Site "${name}" answers ${methods.join(', ')}.\n` : 'Sites are read-only: use GET or HEAD.\n',
+        { ...base, allow: methods.join(', ') },
+      );
+    }
     if (name === undefined) {
       return plain(
         response,
@@ -235,9 +246,11 @@ export function createSitesHandler(workspace: Workspace, options: SitesHandlerOp
     const headers = { ...base, 'cache-control': login === 'allowed' ? 'private, no-cache' : 'no-cache' };
     const path = parseSiteRequestPath(request.url ?? '/');
     if (!path.ok) {
-      if (path.status === 404) return notFound(request, response, root, headers);
-      return plain(response, path.status, `${path.reason}\n`, headers);
+      if (path.status === 404 && !component) return notFound(request, response, root, headers);
+      return plain(response, path.status, `${path.reason || 'Not found.'}\n`, headers);
     }
+    // The same path rules before a component sees the request: no traversal or dotfile ever reaches it.
+    if (component) return components.serve(name, root, request, response, headers);
     const target = resolveInside(root, path.segments);
     const info = target === undefined ? undefined : statOf(target);
     if (target !== undefined && info?.isDirectory() === true) {
@@ -287,5 +300,6 @@ export function createSitesHandler(workspace: Workspace, options: SitesHandlerOp
     listening: (value: number | undefined) => {
       port = value;
     },
+    close: () => components.close(),
   });
 }

@@ -40,7 +40,8 @@ export async function startSitesRig(
   const workspace = await openWorkspace(dir);
   const folder = workspace.config.gateway.sites.folder;
   await mkdir(folder, { recursive: true });
-  const server: Server = createServer(createSitesHandler(workspace, options));
+  const handler = createSitesHandler(workspace, options);
+  const server: Server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
@@ -95,6 +96,7 @@ export async function startSitesRig(
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await handler.close();
       await workspace.close();
       await rm(dir, { recursive: true, force: true });
     },

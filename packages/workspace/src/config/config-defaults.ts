@@ -40,6 +40,20 @@ export interface SitesSettings {
   folder: string;
   /** Sites with the single-page-app fallback to `index.html`. */
   spa: readonly string[];
+  /** Sites served by an HTTP component, by name (config `gateway.sites.components`). */
+  components: Readonly<Record<string, SiteComponentSettings>>;
+}
+
+/** One entry of `gateway.sites.components` with defaults. */
+export interface SiteComponentSettings {
+  /** The absolute path of the `.wasm` file. */
+  component: string;
+  /** `wasi:config/store` values: strings, or key references resolved when the component starts. */
+  config: Readonly<Record<string, string | KeyReference>>;
+  timeoutMs: number;
+  maxMemoryBytes: number;
+  maxRequestBytes: number;
+  maxResponseBytes: number;
 }
 
 /** The configuration with every default filled in and every path absolute. */
@@ -141,6 +155,19 @@ export function applyConfigDefaults(config: BoxagntsConfig, file: string, baseDi
         domain: config.gateway?.sites?.domain ?? CONFIG_DEFAULTS.sitesDomain,
         folder: absolute(baseDir, config.gateway?.sites?.folder ?? CONFIG_DEFAULTS.sitesFolder),
         spa: config.gateway?.sites?.spa ?? [],
+        components: Object.fromEntries(
+          Object.entries(config.gateway?.sites?.components ?? {}).map(([site, entry]) => [
+            site,
+            {
+              component: absolute(baseDir, entry.component),
+              config: entry.config ?? {},
+              timeoutMs: entry.timeoutMs ?? 30_000,
+              maxMemoryBytes: (entry.maxMemoryMiB ?? 256) * 1024 * 1024,
+              maxRequestBytes: entry.maxRequestBytes ?? 1024 * 1024,
+              maxResponseBytes: entry.maxResponseBytes ?? 64 * 1024 * 1024,
+            },
+          ]),
+        ),
       },
     },
     cron: {

@@ -225,6 +225,40 @@ export const gatewaySchema = z.strictObject({
       spa: z
         .array(z.string().regex(SITE_NAME_PATTERN, 'site names are DNS labels: lowercase letters, digits and "-"'))
         .optional(),
+      /**
+       * Sites served by a `wasi:http` incoming-handler component (such as BoxAgnts'
+       * `boxed_static_server_component.wasm`) instead of the built-in static handler, by site name.
+       */
+      components: guardedRecord(
+        z.string().regex(SITE_NAME_PATTERN, 'site names are DNS labels: lowercase letters, digits and "-"'),
+        z.strictObject({
+          /** The `.wasm` file, relative to the workspace, under its `tools/` or `sites/` folder. */
+          component: z.string().trim().min(1, 'must name the component file, e.g. "tools/site-server.wasm"'),
+          /** What the component reads through `wasi:config/store`; credentials as key references. */
+          config: guardedRecord(recordKey, stringOrKey)
+            .superRefine((entries, context) => {
+              for (const [key, value] of Object.entries(entries)) {
+                if (typeof value === 'string' && /pass|secret|token|api[-_]?key|credential/i.test(key)) {
+                  context.addIssue({
+                    code: 'custom',
+                    path: [key],
+                    message:
+                      'looks like a credential: store it in the secrets file and write { "secret": "<name>" } (or { "env": "<VARIABLE>" })',
+                  });
+                }
+              }
+            })
+            .optional(),
+          /** How long one request may take, body included; default 30,000 ms (then 504). */
+          timeoutMs: milliseconds.optional(),
+          /** Cap of the component's linear memory in MiB; default 256. */
+          maxMemoryMiB: z.number().int().min(1).max(4096, 'must be at most 4096 (4 GiB)').optional(),
+          /** The largest request body passed on; default 1 MiB (then 413). */
+          maxRequestBytes: z.number().int().min(0).max(1_073_741_824).optional(),
+          /** The largest response body passed back; default 64 MiB (then 502 or a cut connection). */
+          maxResponseBytes: z.number().int().min(1).max(4_294_967_296).optional(),
+        }),
+      ).optional(),
     })
     .optional(),
 });

@@ -46,6 +46,7 @@ describe('parseConfigText', () => {
         domain: 'localhost',
         folder: '/ws/root/sites',
         spa: [],
+        components: {},
       },
     });
     expect(config.cron).toEqual({ enabled: true, timezone: 'UTC', timeoutMs: 600_000 });
@@ -108,6 +109,7 @@ describe('parseConfigText', () => {
         domain: 'localhost',
         folder: '/ws/root/sites',
         spa: [],
+        components: {},
       },
     });
     expect(config.cron.timezone).toBe('Europe/Berlin');
