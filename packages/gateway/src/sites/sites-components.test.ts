@@ -3,12 +3,13 @@
 // skipped where ../shared/fixtures/boxagnts is absent (the crash test also where there is no /proc); the config checks run everywhere.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isConfigError, openWorkspace, workspaceSites } from '@boxagnts/workspace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway } from '../gateway.js';
+import { createGateway, startGateway } from '../gateway.js';
 import { isGatewayError } from '../gateway-error.js';
 import { type SitesRig, startSitesRig } from './sites.test-support.js';
 
@@ -70,6 +71,11 @@ describe.skipIf(!HAVE_SITE_COMPONENT)(
                 demo: { component: 'tools/static.wasm', config: { cache_control: 'max-age=60' } },
                 crashy: { component: 'tools/static.wasm', timeoutMs: 2500 },
                 capped: { component: 'tools/static.wasm', maxResponseBytes: 1000 },
+                // BoxAgnts' own login, its password from the secrets file (never literal in the config).
+                keyed: {
+                  component: 'tools/static.wasm',
+                  config: { username: 'grace', password: { secret: 'keyed-site-password' } },
+                },
               },
             },
           },
@@ -87,8 +93,10 @@ describe.skipIf(!HAVE_SITE_COMPONENT)(
         'demo/css/style.css': 'body { color: red }',
         'demo/.env': 'TOKEN=sk-dotfile',
         'crashy/index.html': 'small page',
+        'keyed/index.html': 'keyed page',
         'capped/index.html': 'x'.repeat(5000),
       });
+      await rig.workspace.secrets.set('keyed-site-password', 'hopper');
       await symlink(join(outside, 'secret.txt'), join(rig.folder, 'demo', 'link.txt'));
       await symlink(outside, join(rig.folder, 'demo', 'out'));
     }, 60_000);
@@ -153,6 +161,19 @@ describe.skipIf(!HAVE_SITE_COMPONENT)(
       }
     }, 60_000);
 
+    it('hands the component its wasi:config, credentials resolved from the secrets file', async () => {
+      expect((await rig.get('keyed', '/index.html')).status).toBe(401);
+      const wrong = await rig.get('keyed', '/index.html', {
+        headers: { authorization: `Basic ${Buffer.from('grace:nope').toString('base64')}` },
+      });
+      expect(wrong.status).toBe(401);
+      const right = await rig.get('keyed', '/index.html', {
+        headers: { authorization: `Basic ${Buffer.from('grace:hopper').toString('base64')}` },
+      });
+      expect(right.status).toBe(200);
+      expect(right.text).toBe('keyed page');
+    }, 60_000);
+
     it('bounds request bodies (413) and response bodies (502)', async () => {
       const big = await rig.raw(
         `POST /index.html HTTP/1.1\r\nHost: demo.localhost:${rig.port}\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n`,
@@ -212,6 +233,58 @@ describe.skipIf(!HAVE_SITE_COMPONENT)(
       },
       60_000,
     );
+  },
+);
+
+describe.skipIf(!HAVE_SITE_COMPONENT || !existsSync('/proc/self/stat'))(
+  'a component site in a running gateway (skipped without ../shared/fixtures/boxagnts or /proc)',
+  () => {
+    it('is served on the sites listener and its process ends when the gateway closes', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'boxagnts-compsite-gw-'));
+      try {
+        await writeFile(
+          join(dir, 'boxagnts.json'),
+          JSON.stringify({ gateway: { sites: { components: { demo: { component: 'tools/static.wasm' } } } } }),
+        );
+        await mkdir(join(dir, 'tools'), { recursive: true });
+        await copyFile(SITE_COMPONENT, join(dir, 'tools', 'static.wasm'));
+        await mkdir(join(dir, 'root', 'sites', 'demo'), { recursive: true });
+        await writeFile(join(dir, 'root', 'sites', 'demo', 'index.html'), 'through the gateway');
+        const before = componentProcesses();
+        const gateway = await startGateway({ workspace: dir, port: 0, cron: false });
+        let closed = false;
+        try {
+          const port = gateway.sitesListener?.port as number;
+          const reply = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+            const outgoing = httpRequest(
+              { host: '127.0.0.1', port, path: '/', setHost: false, headers: { host: `demo.localhost:${port}` } },
+              (response) => {
+                let text = '';
+                response.on('data', (chunk: Buffer) => {
+                  text += chunk.toString();
+                });
+                response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+              },
+            );
+            outgoing.on('error', reject);
+            outgoing.end();
+          });
+          expect(reply).toEqual({ status: 200, text: 'through the gateway' });
+          // The site is not on the API's origin.
+          expect((await fetch(`${gateway.url}/index.html`)).status).not.toBe(200);
+          const started = componentProcesses().filter((id) => !before.includes(id));
+          expect(started).toHaveLength(1);
+          await gateway.close();
+          closed = true;
+          await waitUntilGone(started[0] as number);
+          expect(componentProcesses()).not.toContain(started[0]);
+        } finally {
+          if (!closed) await gateway.close();
+        }
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }, 60_000);
   },
 );
 
