@@ -101,6 +101,9 @@ function acceptedEncodings(header: string | undefined): ('br' | 'gzip')[] {
  * missing file serves the site's `404.html` with status 404. Files go out through `send` (ETag,
  * Last-Modified, 304, Range 206/416, HEAD, content types from `mime-types`); a `.br` or `.gz`
  * sibling is sent instead when the client accepts it, with `Vary: Accept-Encoding`.
+ *
+ * A site named in `gateway.sites.components` is answered by its `wasi:http` component instead (see
+ * `component-sites.ts`), after the same Host, login and path checks; `close()` stops those processes.
  */
 export function createSitesHandler(workspace: Workspace, options: SitesHandlerOptions = {}): SitesHandler {
   const sites = workspaceSites(workspace);
