@@ -60,18 +60,30 @@ function plain(response: ServerResponse, status: number, text: string, headers: 
   response.end(text);
 }
 
-/** Reads the request body, or undefined once it passes `limit` bytes. */
-async function readBody(request: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+/**
+ * Reads the request body, or undefined once it passes `limit` bytes (then the rest is left unread, the
+ * stream paused, so the 413 can still be written before the connection closes).
+ */
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > limit) return undefined;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+  if (declared > limit) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        request.off('data', onData);
+        request.pause();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    request.on('data', onData);
+    request.once('end', () => resolve(Buffer.concat(chunks)));
+    request.once('error', reject);
+  });
 }
 
 /**

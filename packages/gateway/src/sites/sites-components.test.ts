@@ -71,6 +71,7 @@ describe.skipIf(!HAVE_SITE_COMPONENT)(
                 demo: { component: 'tools/static.wasm', config: { cache_control: 'max-age=60' } },
                 crashy: { component: 'tools/static.wasm', timeoutMs: 2500 },
                 capped: { component: 'tools/static.wasm', maxResponseBytes: 1000 },
+                nokey: { component: 'tools/static.wasm', config: { password: { secret: 'never-stored' } } },
                 // BoxAgnts' own login, its password from the secrets file (never literal in the config).
                 keyed: {
                   component: 'tools/static.wasm',
@@ -94,6 +95,7 @@ describe.skipIf(!HAVE_SITE_COMPONENT)(
         'demo/.env': 'TOKEN=sk-dotfile',
         'crashy/index.html': 'small page',
         'keyed/index.html': 'keyed page',
+        'nokey/index.html': 'never served',
         'capped/index.html': 'x'.repeat(5000),
       });
       await rig.workspace.secrets.set('keyed-site-password', 'hopper');
@@ -174,11 +176,25 @@ describe.skipIf(!HAVE_SITE_COMPONENT)(
       expect(right.text).toBe('keyed page');
     }, 60_000);
 
-    it('bounds request bodies (413) and response bodies (502)', async () => {
+    it('answers 502 when the component cannot start (a missing secret), and says why in the log', async () => {
+      const reply = await rig.get('nokey', '/index.html');
+      expect(reply.status).toBe(502);
+      expect(reply.text).toBe('The component of site "nokey" failed to start.\n');
+      const entry = logs.find((logged) => logged.site === 'nokey');
+      expect(String(entry?.error)).toContain('never-stored');
+      expect(reply.text).not.toContain('never served');
+    }, 60_000);
+
+    it('bounds request bodies (413, declared or chunked) and response bodies (cut at the limit)', async () => {
       const big = await rig.raw(
         `POST /index.html HTTP/1.1\r\nHost: demo.localhost:${rig.port}\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n`,
       );
       expect(big).toMatch(/^HTTP\/1\.1 413 /);
+      const chunk = 'a'.repeat(512 * 1024);
+      const chunked = await rig.raw(
+        `POST /index.html HTTP/1.1\r\nHost: demo.localhost:${rig.port}\r\nTransfer-Encoding: chunked\r\n\r\n${`${(512 * 1024).toString(16)}\r\n${chunk}\r\n`.repeat(3)}0\r\n\r\n`,
+      );
+      expect(chunked).toMatch(/^HTTP\/1\.1 413 /);
       // A body over maxResponseBytes (1,000 bytes here): 502 when the component declares its length,
       // else the connection is cut once the limit is passed; never the whole 5,000 bytes.
       const capped = await rig.get('capped', '/index.html').catch((error: unknown) => error);
