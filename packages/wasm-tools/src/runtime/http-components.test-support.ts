@@ -7,15 +7,14 @@
 //   basic-auth settings from `wasi:config/store` (test-components/http-site.js).
 //
 // Built with componentize-js (SpiderMonkey/StarlingMonkey; a devDependency), not componentize-qjs:
-// componentize-qjs 0.4.5 cannot build a guest that imports `wasi:http/types` even with the full
-// WASI 0.2.12 WIT (the version of its own runtime's imports): its pre-initialisation linker refuses the import ("instance export `io-error`
-// has the wrong type: mismatched resource types"). componentize-js brings its own `fetch()` and
-// fetch event, and its dependency jco ships the WASI 0.2.12 WIT, which the setup below renames to
-// 0.2.10, the version componentize-js's engine imports and exports (0.2 patch releases define the
-// same interfaces; jco's own 0.2.10 folder is incomplete), so no WIT of WASI is kept in this
-// repository (wasi:config, which jco does
-// not ship, is written below). The build runs in a child process
-// (test-components/build-with-componentize-js.mjs).
+// componentize-qjs 0.4.5 cannot build a guest that imports `wasi:http/types`, even with the full
+// WASI 0.2.12 WIT (the version its own runtime imports): its pre-initialisation linker refuses the
+// import ("instance export `io-error` has the wrong type: mismatched resource types").
+// componentize-js brings its own `fetch()`, and its dependency jco ships the WASI 0.2.12 WIT, which
+// the setup below renames to 0.2.10, the version componentize-js's engine imports and exports (0.2
+// patch releases define the same interfaces; jco's own 0.2.10 folder is incomplete). So no WASI WIT
+// is kept in this repository; wasi:config, which jco does not ship, is written below. The build
+// runs in a child process (test-components/build-with-componentize-js.mjs).
 //
 // A build takes 40-90 s on a loaded 2-core machine (12 MB components), so each output is cached
 // under the system temp folder by a hash of the builder's version, the worlds and the guest
