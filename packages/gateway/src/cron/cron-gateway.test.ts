@@ -40,8 +40,8 @@ async function setup(start: string, options: { token?: boolean } = {}): Promise<
     test,
     gateway,
     clock,
-    request: (path, init = {}) =>
-      gateway.app.request(path, {
+    request: async (path, init = {}) =>
+      await gateway.app.request(path, {
         method: init.method ?? 'GET',
         headers: {
           host: '127.0.0.1',

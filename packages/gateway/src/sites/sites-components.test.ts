@@ -11,7 +11,7 @@ import { isConfigError, openWorkspace, workspaceSites } from '@boxagnts/workspac
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, startGateway } from '../gateway.js';
 import { isGatewayError } from '../gateway-error.js';
-import { type SitesRig, startSitesRig } from './sites.test-support.js';
+import { type SiteReply, type SitesRig, startSitesRig } from './sites.test-support.js';
 
 const SITE_COMPONENT = join(
   dirname(fileURLToPath(import.meta.url)),
@@ -197,7 +197,9 @@ describe.skipIf(!HAVE_SITE_COMPONENT)(
       expect(chunked).toMatch(/^HTTP\/1\.1 413 /);
       // A body over maxResponseBytes (1,000 bytes here): 502 when the component declares its length,
       // else the connection is cut once the limit is passed; never the whole 5,000 bytes.
-      const capped = await rig.get('capped', '/index.html').catch((error: unknown) => error);
+      const capped: SiteReply | Error = await rig
+        .get('capped', '/index.html')
+        .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
       if (capped instanceof Error) expect(capped.message).toMatch(/socket hang up|aborted|ECONNRESET/);
       else {
         expect(capped.status).toBe(502);
