@@ -207,11 +207,14 @@ async function keepAlives(
   }
 }
 
-/** Silent reasoning with keep-alives: 300 ms before any event, 600 ms after the first delta. */
+/**
+ * Silent reasoning with keep-alives every 50 ms: 600 ms before any event, 900 ms after the first delta, both
+ * longer than the 400 ms timeouts (a margin of 350 ms per gap, so a loaded CI machine does not stall them).
+ */
 const aliveThenContent: Plan = async (response, wire, closed) => {
-  await keepAlives(response, wire.keepAlive, 50, 300, closed);
-  for (const frame of wire.head) response.write(frame);
   await keepAlives(response, wire.keepAlive, 50, 600, closed);
+  for (const frame of wire.head) response.write(frame);
+  await keepAlives(response, wire.keepAlive, 50, 900, closed);
   for (const frame of wire.tail) response.write(frame);
   response.end();
 };
@@ -298,7 +301,7 @@ const stallOf = (events: StreamEvent[]) => {
 describe.each(CASES)('keep-alives: $adapter', (wireCase) => {
   it('keep-alives for longer than the first-byte and idle timeouts, then content: no stall, no retry', async () => {
     plan = aliveThenContent;
-    const { events, retries } = await run(wireCase, { firstByteTimeoutMs: 150, idleTimeoutMs: 150 }, 2);
+    const { events, retries } = await run(wireCase, { firstByteTimeoutMs: 400, idleTimeoutMs: 400 }, 2);
     expect(events.at(-1)?.type).toBe('message-end');
     expect(textOf(events)).toBe('Hello world');
     expect(retries).toEqual([]);
@@ -310,22 +313,22 @@ describe.each(CASES)('keep-alives: $adapter', (wireCase) => {
     const started = Date.now();
     const { events, retries } = await run(
       wireCase,
-      { firstByteTimeoutMs: 150, idleTimeoutMs: 150, keepAliveTimeoutMs: 400 },
+      { firstByteTimeoutMs: 300, idleTimeoutMs: 300, keepAliveTimeoutMs: 800 },
       1,
     );
-    expect(stallOf(events)).toMatchObject({ reason: 'stream_stall', stallKind: 'keep-alive-only', timeoutMs: 400 });
+    expect(stallOf(events)).toMatchObject({ reason: 'stream_stall', stallKind: 'keep-alive-only', timeoutMs: 800 });
     expect(retries.map((retry) => isStreamStallError(retry.error) && retry.error.stallKind)).toEqual([
       'keep-alive-only',
     ]);
     expect(requests).toBe(2);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(750);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1550);
   });
 
   it('half a frame, then silence: an idle stall (a partial chunk is no keep-alive)', async () => {
     plan = halfAFrame;
-    const { events, retries } = await run(wireCase, { firstByteTimeoutMs: 150, idleTimeoutMs: 150 }, 2);
+    const { events, retries } = await run(wireCase, { firstByteTimeoutMs: 300, idleTimeoutMs: 300 }, 2);
     expect(textOf(events)).toBe('Hello');
-    expect(stallOf(events)).toMatchObject({ stallKind: 'idle', timeoutMs: 150 });
+    expect(stallOf(events)).toMatchObject({ stallKind: 'idle', timeoutMs: 300 });
     expect(retries).toEqual([]);
     expect(requests).toBe(1);
   });

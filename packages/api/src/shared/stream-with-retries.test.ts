@@ -361,9 +361,10 @@ describe('streamWithRetries (loopback server)', () => {
       let sent = 0;
       const timer = setInterval(() => {
         sent += 1;
-        // Pings for 300 ms, the start, pings for 600 ms more (silent reasoning), then the answer.
-        if (sent === 6) response.write('event: start\ndata: {}\n\n');
-        else if (sent === 18) {
+        // Pings for 600 ms, the start, pings for 700 ms more (silent reasoning), then the answer: both longer
+        // than the 400 ms timeouts, with a margin of 350 ms per gap for a loaded CI machine.
+        if (sent === 12) response.write('event: start\ndata: {}\n\n');
+        else if (sent === 26) {
           clearInterval(timer);
           response.end('event: text\ndata: Hello\n\nevent: end\ndata: {}\n\n');
         } else response.write(sent % 2 === 0 ? ': keep-alive\n\n' : 'event: ping\ndata: {}\n\n');
@@ -374,7 +375,7 @@ describe('streamWithRetries (loopback server)', () => {
     const events = await collect(
       streamWithRetries(openLoopback(url), {
         ...noSleep,
-        stall: { firstByteTimeoutMs: 150, idleTimeoutMs: 150 },
+        stall: { firstByteTimeoutMs: 400, idleTimeoutMs: 400 },
         onRetry: (event) => retries.push(event),
       }),
     );
