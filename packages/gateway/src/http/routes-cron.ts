@@ -6,6 +6,7 @@ import { ScheduleCache } from '../cron/schedule-cache.js';
 import { GatewayError } from '../gateway-error.js';
 import type { GatewayEnv, GatewayServices } from './gateway-env.js';
 import { parseWith, readJsonBody } from './read-body.js';
+import { gatewayErrorOfStoreError } from './store-call.js';
 
 const countQuerySchema = z.strictObject({
   count: z.coerce.number().int().min(1).max(1000).optional(),
@@ -38,13 +39,7 @@ async function cronCall<T>(call: () => Promise<T>): Promise<T> {
         cause: error,
       });
     }
-    if (isStoreError(error)) {
-      throw new GatewayError({
-        reason: error.reason === 'invalid-input' ? 'invalid-request' : 'internal',
-        message: error.message,
-        cause: error,
-      });
-    }
+    if (isStoreError(error)) throw gatewayErrorOfStoreError(error);
     throw error;
   }
 }

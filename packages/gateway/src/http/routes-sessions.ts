@@ -1,4 +1,3 @@
-import { isStoreError } from '@boxagnts/workspace';
 import { Hono } from 'hono';
 import { GatewayError } from '../gateway-error.js';
 import type { GatewayEnv, GatewayServices } from './gateway-env.js';
@@ -10,23 +9,7 @@ import {
   renameSessionSchema,
   searchQuerySchema,
 } from './schemas.js';
-
-async function storeCall<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (isStoreError(error)) {
-      const reason =
-        error.reason === 'not-found' || error.reason === 'conflict'
-          ? error.reason
-          : error.reason === 'invalid-input'
-            ? 'invalid-request'
-            : 'internal';
-      throw new GatewayError({ reason, message: error.message, cause: error });
-    }
-    throw error;
-  }
-}
+import { storeCall } from './store-call.js';
 
 /** Sessions: list, create, load, rename, fork, delete, search, export and import (JSONL). */
 export function sessionRoutes(services: GatewayServices): Hono<GatewayEnv> {

@@ -1,11 +1,12 @@
 import { relative } from 'node:path';
-import { isStoreError, type SiteInfo, workspaceSites } from '@boxagnts/workspace';
+import { type SiteInfo, workspaceSites } from '@boxagnts/workspace';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { GatewayError } from '../gateway-error.js';
 import type { SitesHandler } from '../sites/sites-server.js';
 import type { GatewayEnv, GatewayServices } from './gateway-env.js';
 import { parseWith, readJsonBody } from './read-body.js';
+import { storeCall } from './store-call.js';
 
 const createSiteSchema = z.strictObject({
   name: z.string().max(200),
@@ -14,23 +15,6 @@ const createSiteSchema = z.strictObject({
 });
 const authSchema = z.strictObject({ user: z.string().max(200), password: z.string().max(1024) });
 const deleteQuerySchema = z.strictObject({ keepFiles: z.enum(['true', 'false']).optional() });
-
-async function siteCall<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (isStoreError(error)) {
-      const reason =
-        error.reason === 'not-found' || error.reason === 'conflict'
-          ? error.reason
-          : error.reason === 'invalid-input'
-            ? 'invalid-request'
-            : 'internal';
-      throw new GatewayError({ reason, message: error.message, cause: error });
-    }
-    throw error;
-  }
-}
 
 /** What the API says about a site: never a password or its hash, only whether a login is set and its user. */
 function siteView(services: GatewayServices, sites: SitesHandler | undefined, site: SiteInfo) {
@@ -56,19 +40,19 @@ export function sitesRoutes(services: GatewayServices, sitesHandler?: SitesHandl
   const app = new Hono<GatewayEnv>();
   const sites = () => workspaceSites(services.workspace);
   const requireSite = async (name: string) => {
-    const site = await siteCall(() => sites().get(name));
+    const site = await storeCall(() => sites().get(name));
     if (site === undefined)
       throw new GatewayError({ reason: 'not-found', message: `No site "${name}": list them with GET /sites.` });
     return site;
   };
   app.get('/sites', async (context) =>
     context.json({
-      sites: (await siteCall(() => sites().list())).map((site) => siteView(services, sitesHandler, site)),
+      sites: (await storeCall(() => sites().list())).map((site) => siteView(services, sitesHandler, site)),
     }),
   );
   app.post('/sites', async (context) => {
     const body = await readJsonBody(context, createSiteSchema);
-    const site = await siteCall(() => sites().create(body.name, body.spa === undefined ? {} : { spa: body.spa }));
+    const site = await storeCall(() => sites().create(body.name, body.spa === undefined ? {} : { spa: body.spa }));
     return context.json(siteView(services, sitesHandler, site), 201);
   });
   app.get('/sites/:name', async (context) =>
@@ -76,18 +60,18 @@ export function sitesRoutes(services: GatewayServices, sitesHandler?: SitesHandl
   );
   app.delete('/sites/:name', async (context) => {
     const query = parseWith(deleteQuerySchema, context.req.query(), 'query');
-    await siteCall(() => sites().delete(context.req.param('name'), { keepFiles: query.keepFiles === 'true' }));
+    await storeCall(() => sites().delete(context.req.param('name'), { keepFiles: query.keepFiles === 'true' }));
     return context.body(null, 204);
   });
   app.put('/sites/:name/auth', async (context) => {
     const body = await readJsonBody(context, authSchema);
-    await siteCall(() => sites().setAuth(context.req.param('name'), body.user, body.password));
+    await storeCall(() => sites().setAuth(context.req.param('name'), body.user, body.password));
     return context.json(siteView(services, sitesHandler, await requireSite(context.req.param('name'))));
   });
   app.delete('/sites/:name/auth', async (context) => {
     const name = context.req.param('name');
     await requireSite(name);
-    if (!(await siteCall(() => sites().clearAuth(name)))) {
+    if (!(await storeCall(() => sites().clearAuth(name)))) {
       throw new GatewayError({ reason: 'not-found', message: `Site "${name}" has no login to clear.` });
     }
     return context.body(null, 204);
