@@ -11,7 +11,8 @@ const bundled = new Map<string, Promise<URL>>();
 /**
  * Bundles a TypeScript worker entry (a source checkout, under vitest or tsx, where worker threads
  * cannot load `.ts`) into one ES module in the package's cache folder, keyed by content hash, so
- * bare imports (`just-bash`, ...) still resolve from the package's `node_modules`. Once per process.
+ * bare imports (`just-bash`, ...) still resolve from the package's `node_modules`, while `@boxagnts/*`
+ * imports are bundled from source. Once per process.
  */
 async function bundleSourceEntry(sourcePath: string): Promise<URL> {
   const { build } = await import('esbuild');
@@ -21,7 +22,20 @@ async function bundleSourceEntry(sourcePath: string): Promise<URL> {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
+    // Third-party packages stay imports (resolved from the package's node_modules); the monorepo's own
+    // `@boxagnts/*` packages are bundled from their sources, since in a source checkout their `dist/` may not
+    // be built (a fresh clone under vitest), and a worker thread cannot load their `.ts` entries.
+    conditions: ['@boxagnts/source'],
+    plugins: [
+      {
+        name: 'external-except-boxagnts',
+        setup(builder) {
+          builder.onResolve({ filter: /^[^./]/ }, (args) =>
+            args.path.startsWith('@boxagnts/') ? undefined : { path: args.path, external: true },
+          );
+        },
+      },
+    ],
     write: false,
     logLevel: 'silent',
   });
