@@ -10,8 +10,6 @@ import {
   type Workspace,
 } from '@boxagnts/workspace';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { CronScheduler } from '../cron/cron-scheduler.js';
-import { createGateway } from '../gateway.js';
 import { CliError } from './cli-error.js';
 import { type CliOutput, type CommonOptions, printJson, withWorkspace } from './cli-workspace.js';
 import { EXIT_CODES, exitCodeFor } from './exit-codes.js';
@@ -142,6 +140,11 @@ async function nextOf(cron: CronStore, job: CronJob): Promise<number | undefined
 /** `boxagnts cron run <job>`: one occurrence now, in this process; resolves with the exit code. */
 async function runJobNow(workspace: Workspace, idOrName: string, output: CliOutput, json: boolean): Promise<number> {
   const job = await requireJob(workspace.store.cron, idOrName);
+  // Loaded here, not at the top: the other cron subcommands need only the store, and the bin starts faster.
+  const [{ createGateway }, { CronScheduler }] = await Promise.all([
+    import('../gateway.js'),
+    import('../cron/cron-scheduler.js'),
+  ]);
   const gateway = await createGateway({ workspace, host: '127.0.0.1', recover: false, cron: false });
   const scheduler = new CronScheduler({ store: workspace.store.cron, runs: gateway.runs });
   try {

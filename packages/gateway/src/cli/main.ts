@@ -2,16 +2,13 @@
 import { resolve } from 'node:path';
 import { openWorkspace } from '@boxagnts/workspace';
 import { Command, InvalidArgumentError } from 'commander';
-import { createGateway, startGateway } from '../gateway.js';
 import { isGatewayError } from '../gateway-error.js';
-import { chatCommand } from './chat-command.js';
 import { isCliError } from './cli-error.js';
 import { registerConfigCommand } from './config-command.js';
 import { registerCronCommand } from './cron-command.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { registerImportCommand } from './import-command.js';
 import { registerProviderCommands } from './providers-command.js';
-import { runCommand } from './run-command.js';
 import { registerSessionsCommand } from './sessions-command.js';
 import { registerSitesCommand } from './sites-command.js';
 
@@ -62,6 +59,7 @@ program
   .option('--telemetry', "OpenTelemetry spans of runs, model and tool calls, to the app's registered SDK")
   .option('--no-cron', 'do not fire cron jobs from this gateway')
   .action(async (options: { dir: string; host?: string; port?: number; telemetry?: boolean; cron?: boolean }) => {
+    const { startGateway } = await import('../gateway.js');
     const gateway = await startGateway({
       workspace: resolve(options.dir),
       ...(options.cron === false ? { cron: false } : {}),
@@ -108,6 +106,7 @@ program
     ) => {
       const controller = new AbortController();
       process.once('SIGINT', () => controller.abort());
+      const { runCommand } = await import('./run-command.js');
       process.exitCode = await runCommand(prompt, { ...options, dir: resolve(options.dir) }, output, controller.signal);
     },
   );
@@ -122,6 +121,7 @@ program
   .option('-m, --model <provider/model>', 'the model')
   .option('-s, --session <id>', 'continue this session')
   .action(async (options: { dir: string; agent?: string; model?: string; session?: string }) => {
+    const { chatCommand } = await import('./chat-command.js');
     process.exitCode = await chatCommand({ ...options, dir: resolve(options.dir) }, output);
   });
 
@@ -132,6 +132,7 @@ token
   .option('-d, --dir <dir>', 'the workspace folder', '.')
   .description('create a token; it is printed once and stored hashed')
   .action(async (name: string, options: { dir: string }) => {
+    const { createGateway } = await import('../gateway.js');
     const gateway = await createGateway({
       workspace: resolve(options.dir),
       host: '127.0.0.1',
@@ -149,6 +150,7 @@ token
   .argument('<name>')
   .option('-d, --dir <dir>', 'the workspace folder', '.')
   .action(async (name: string, options: { dir: string }) => {
+    const { createGateway } = await import('../gateway.js');
     const gateway = await createGateway({
       workspace: resolve(options.dir),
       host: '127.0.0.1',
@@ -168,6 +170,7 @@ token
   .command('list')
   .option('-d, --dir <dir>', 'the workspace folder', '.')
   .action(async (options: { dir: string }) => {
+    const { createGateway } = await import('../gateway.js');
     const gateway = await createGateway({
       workspace: resolve(options.dir),
       host: '127.0.0.1',
