@@ -258,8 +258,11 @@ export async function startGateway(options: GatewayOptions & { port?: number }):
     });
   });
   const sitesSettings = gateway.workspace.config.gateway.sites;
+  // The port asked for, not the one bound: with port 0 the sites take any free port too, never the bound
+  // port + 1, which another process may hold.
+  const requestedPort = options.port ?? gateway.workspace.config.gateway.port;
   const sitesListener = sitesSettings.enabled
-    ? await listenSites(gateway.sites, sitesSettings, port).catch(async (error: unknown) => {
+    ? await listenSites(gateway.sites, sitesSettings, requestedPort).catch(async (error: unknown) => {
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await gateway.close();
         throw error;
