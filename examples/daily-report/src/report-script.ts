@@ -15,7 +15,10 @@ export function reportPrompt(site: string): string {
   );
 }
 
-/** The open items of the files: TODO lines and unchecked boxes, with their file. */
+/**
+ * The open items of the files: TODO lines and unchecked boxes, with their file. ("TODO" here is the report's
+ * input, the notes the agent summarises, not unfinished work in this example.)
+ */
 export function openItems(files: readonly InputFile[]): string[] {
   const items: string[] = [];
   for (const file of files) {

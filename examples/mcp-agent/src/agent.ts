@@ -24,6 +24,7 @@ function packageBin(name: string): string {
 /** Our own MCP server (the official SDK over stdio). */
 export const TRACKER_SERVER = fileURLToPath(new URL('./tracker-server.mjs', import.meta.url));
 
+/** The project's notes file the agent reads (its content, named TODO.md as such files are; not unfinished work). */
 export const TODO_MD =
   '# Notes\n\n- [x] CSV export of the monthly report (#2)\n- [ ] dark mode (#1)\n- [ ] faster search (#3)\n';
 export const ISSUES = [
