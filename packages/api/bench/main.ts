@@ -5,12 +5,12 @@ import { ADAPTERS } from './adapters.js';
 import type { Candidate, Runner } from './candidate.js';
 import { CANDIDATES } from './candidates.js';
 import { measureCase } from './measure.js';
-import { startMockServerProcess } from './mock-server-process.js';
 import { type BenchOptions, BenchUsageError, candidateSelected, parseOptions, USAGE } from './options.js';
 import { runProfile } from './profile.js';
 import type { BenchProtocol } from './protocols.js';
 import { type CaseResult, formatSummary, formatTable, toCaseResult } from './report.js';
-import { mockScript, modelFor, RECORDINGS_MISSING, STREAMS } from './streams.js';
+import { startBenchServers } from './servers.js';
+import { modelFor, RECORDINGS_MISSING, STREAMS, type WriteMode } from './streams.js';
 
 const ALL_PROTOCOLS: readonly BenchProtocol[] = [
   'anthropic',
@@ -69,12 +69,23 @@ async function measureAll(options: BenchOptions): Promise<void> {
       candidate.kind === 'lower-bound' || candidateSelected(candidate.id, candidate.kind, options.candidates),
   );
 
-  const server = await startMockServerProcess(mockScript(streams));
-  const killServer = () => server.kill();
+  const servers = await startBenchServers(streams, options.modes);
+  const killServer = () => servers.kill();
   process.once('exit', killServer);
-  log(`mock server ${server.url} (pid ${server.pid}); client pid ${process.pid}; node ${process.version}`);
+  log(`${servers.description}; client pid ${process.pid}; node ${process.version}`);
 
-  const runners = new Map<Candidate, Runner>();
+  // One runner per candidate and server (the paced proxy is a server of its own).
+  const runners = new Map<string, Runner>();
+  const runnerFor = async (candidate: Candidate, mode: WriteMode): Promise<Runner> => {
+    const url = servers.urlFor(mode);
+    const key = `${candidate.id} ${url}`;
+    let runner = runners.get(key);
+    if (runner === undefined) {
+      runner = await candidate.setup(url);
+      runners.set(key, runner);
+    }
+    return runner;
+  };
   const cases: CaseResult[] = [];
   const started = Date.now();
   try {
@@ -82,10 +93,9 @@ async function measureAll(options: BenchOptions): Promise<void> {
     // client's shared ones, so the first case is not measured against a cold process.
     const lower = candidates.find((candidate) => candidate.kind === 'lower-bound');
     if (lower !== undefined) {
-      const runner = await lower.setup(server.url);
-      runners.set(lower, runner);
       for (const stream of streams) {
         for (const mode of options.modes) {
+          const runner = await runnerFor(lower, mode);
           const target = { protocol: stream.protocol, model: modelFor(stream, mode) };
           for (let index = 0; index < SERVER_WARMUP_STREAMS; index += 1) await runner.run(target);
         }
@@ -93,13 +103,12 @@ async function measureAll(options: BenchOptions): Promise<void> {
     }
     for (const stream of streams) {
       const applicable = candidates.filter((candidate) => candidate.protocols.includes(stream.protocol));
-      for (const candidate of applicable) {
-        if (!runners.has(candidate)) runners.set(candidate, await candidate.setup(server.url));
-      }
       for (const mode of options.modes) {
+        const contenders = [];
+        for (const candidate of applicable) contenders.push({ candidate, runner: await runnerFor(candidate, mode) });
         const measurement = await measureCase(
           { protocol: stream.protocol, model: modelFor(stream, mode) },
-          applicable.map((candidate) => ({ candidate, runner: runners.get(candidate) as Runner })),
+          contenders,
           options.settings,
         );
         const result = toCaseResult(stream.id, stream.protocol, mode, measurement);
@@ -111,7 +120,7 @@ async function measureAll(options: BenchOptions): Promise<void> {
     }
   } finally {
     for (const runner of runners.values()) await runner.close?.().catch(() => undefined);
-    await server.close();
+    await servers.close();
     process.off('exit', killServer);
   }
 

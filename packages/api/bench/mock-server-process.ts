@@ -3,8 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { apiPackageDir } from './package-dir.js';
 
-/** The testkit's mock server, running in a child process so its CPU is not the client's. */
+/** A bench server (the testkit's mock server, or the paced proxy) in a child process, so its CPU is not the client's. */
 export interface MockServerProcess {
   /** `http://127.0.0.1:<port>`. */
   url: string;
@@ -41,7 +42,24 @@ export async function startMockServerProcess(script: unknown): Promise<MockServe
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  const cleanup = () => rm(dir, { recursive: true, force: true });
+  return serverProcess(child, () => rm(dir, { recursive: true, force: true }));
+}
+
+/**
+ * Starts the `paced` mode's proxy (`paced-proxy.ts`, through tsx) in a child process in front of
+ * `upstreamUrl`, writing each stream's events `gapMicroseconds` apart.
+ */
+export async function startPacedProxyProcess(upstreamUrl: string, gapMicroseconds: number): Promise<MockServerProcess> {
+  const proxy = join(apiPackageDir(), 'bench', 'paced-proxy.ts');
+  const child = spawn(
+    process.execPath,
+    ['--import', import.meta.resolve('tsx'), proxy, upstreamUrl, String(gapMicroseconds)],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  return serverProcess(child, async () => undefined);
+}
+
+async function serverProcess(child: ChildProcess, cleanup: () => Promise<unknown>): Promise<MockServerProcess> {
   let url: string;
   try {
     url = await waitForUrl(child);

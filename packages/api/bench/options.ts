@@ -15,7 +15,7 @@ Options:
   --candidate <id>     only these candidates: an id (adapter:anthropic), a kind (sdk, adapter,
                        reference) or a prefix before ':' (repeatable or comma-separated); the lower
                        bound always runs; reference:fetch (a diagnostic) only when named
-  --mode <mode>        only this write mode: event or 16k (repeatable)
+  --mode <mode>        only this write mode: event, 16k or paced (repeatable)
   --rounds <n>         measured rounds per (stream, mode)
   --turn-ms <n>        target wall time of one candidate's turn in a round
   --warmup <n>         streams consumed per candidate before measuring

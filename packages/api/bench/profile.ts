@@ -3,9 +3,9 @@ import { Session } from 'node:inspector/promises';
 import { resolve } from 'node:path';
 import { bundleMapper, type CpuProfile, summarizeProfile } from '../../../scripts/bench-kit/profile-summary.js';
 import { CANDIDATES } from './candidates.js';
-import { startMockServerProcess } from './mock-server-process.js';
 import { type BenchOptions, BenchUsageError } from './options.js';
-import { mockScript, modelFor, STREAMS } from './streams.js';
+import { startBenchServers } from './servers.js';
+import { modelFor, STREAMS } from './streams.js';
 
 const WARMUP_STREAMS = 50;
 
@@ -28,9 +28,9 @@ export async function runProfile(options: BenchOptions, write: (text: string) =>
     throw new BenchUsageError(`--profile ${candidate.id} needs one --stream of: ${fitting.join(', ')}`);
   }
   const mode = options.modes[0] ?? '16k';
-  const server = await startMockServerProcess(mockScript([stream]));
+  const servers = await startBenchServers([stream], [mode]);
   try {
-    const runner = await candidate.setup(server.url);
+    const runner = await candidate.setup(servers.urlFor(mode));
     const target = { protocol: stream.protocol, model: modelFor(stream, mode) };
     for (let index = 0; index < WARMUP_STREAMS; index += 1) await runner.run(target);
     const session = new Session();
@@ -55,6 +55,6 @@ export async function runProfile(options: BenchOptions, write: (text: string) =>
       write(`\nwrote ${resolve(profile.out)}\n`);
     }
   } finally {
-    await server.close();
+    await servers.close();
   }
 }

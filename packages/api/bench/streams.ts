@@ -2,14 +2,28 @@ import { join } from 'node:path';
 import { providerStreamsDir } from './package-dir.js';
 import type { BenchProtocol } from './protocols.js';
 
-/** How the mock server writes a stream: one socket write per event, or 16 KiB writes. */
-export type WriteMode = 'event' | '16k';
+/**
+ * How a stream reaches the client: `event`, one socket write per event, back to back; `16k`, 16 KiB
+ * writes; `paced`, one write per event with {@link PACED_GAP_MICROSECONDS} between them (through the
+ * paced proxy), as a live model's tokens arrive, so the client goes idle between events.
+ */
+export type WriteMode = 'event' | '16k' | 'paced';
 
 /** Every write mode, in table order. */
-export const WRITE_MODES: readonly WriteMode[] = ['event', '16k'];
+export const WRITE_MODES: readonly WriteMode[] = ['event', '16k', 'paced'];
 
-/** Bytes per socket write of each mode; undefined is the testkit default (one write per event). */
-const WRITE_BYTES: Readonly<Record<WriteMode, number | undefined>> = { event: undefined, '16k': 16_384 };
+/** The gap between two events in `paced` mode. */
+export const PACED_GAP_MICROSECONDS = 200;
+
+/**
+ * Bytes per socket write of each mode on the mock server; undefined is the testkit default (one
+ * write per event). The paced proxy asks for `paced` streams written one event per write and paces them.
+ */
+const WRITE_BYTES: Readonly<Record<WriteMode, number | undefined>> = {
+  event: undefined,
+  '16k': 16_384,
+  paced: undefined,
+};
 
 /** A stream the bench consumes: a recording replayed byte for byte, or a scripted long text turn. */
 export interface BenchStream {

@@ -1,4 +1,6 @@
 import type { StreamEvent } from '../spec/stream-event.js';
+import { type BatchSink, type BatchSource, type BatchSourceControl, START_BATCHES } from './batch-source.js';
+import { readBody } from './body-reader.js';
 import type { ByteStream } from './read-event-stream.js';
 import { createSseParser, type SseEvent } from './sse-parser.js';
 import { KEEP_ALIVE } from './stream-with-retries.js';
@@ -27,46 +29,93 @@ export interface SseStreamDecoder {
  * `stopped()` says otherwise): `streamWithRetries` drains the rest in the background, so the
  * keep-alive connection goes back to the pool instead of being destroyed.
  *
+ * The result is a {@link BatchSource}: `streamWithRetries` has it push each chunk's batch from the
+ * body's `data` callback (no async hop per read); iterating it gives the same batches by pull.
+ *
  * @example
  * const decoder = new AcmeStreamDecoder();
  * yield* decodeSseStream(response.body, { event: (event, out) => decoder.push(event.data, out) });
  */
-export async function* decodeSseStream(
-  body: ByteStream,
-  decoder: SseStreamDecoder,
-): AsyncGenerator<readonly StreamEvent[], void, undefined> {
-  let out: StreamEvent[] = [];
-  let framed = false;
-  let failure: { error: unknown } | undefined;
+export function decodeSseStream(body: ByteStream, decoder: SseStreamDecoder): BatchSource {
+  return {
+    [START_BATCHES]: (sink) => pushSseBatches(body, decoder, sink),
+    [Symbol.asyncIterator]: () => pullSseBatches(body, decoder),
+  };
+}
+
+/** The SSE parser wired to `decoder`: each chunk's events land in `out`, a decoder throw in `failure`. */
+function createSseDecoding(decoder: SseStreamDecoder) {
+  const state = { out: [] as StreamEvent[], framed: false, failure: undefined as { error: unknown } | undefined };
   const parser = createSseParser({
     onEvent: (event) => {
-      framed = true;
-      if (failure !== undefined) return;
+      state.framed = true;
+      if (state.failure !== undefined) return;
       try {
-        decoder.event(event, out);
+        decoder.event(event, state.out);
       } catch (error) {
-        failure = { error };
+        state.failure = { error };
       }
     },
     onComment: () => {
-      framed = true;
+      state.framed = true;
     },
   });
+  return { state, parser };
+}
+
+/** The push path: the parser runs inside the body's `data` callback and hands each batch to `sink`. */
+function pushSseBatches(body: ByteStream, decoder: SseStreamDecoder, sink: BatchSink): BatchSourceControl {
+  const { state, parser } = createSseDecoding(decoder);
+  return readBody(body, {
+    chunk(chunk) {
+      parser.feed(chunk);
+      if (state.out.length > 0) {
+        const batch = state.out;
+        state.out = [];
+        sink.batch(batch);
+      } else if (state.framed && state.failure === undefined) {
+        sink.batch(KEEP_ALIVE);
+      }
+      state.framed = false;
+      if (state.failure !== undefined) throw state.failure.error;
+      if (decoder.stopped?.() === true) {
+        sink.end();
+        return false;
+      }
+      return true;
+    },
+    end() {
+      parser.end();
+      if (state.failure === undefined) decoder.end?.(state.out);
+      if (state.out.length > 0) sink.batch(state.out);
+      if (state.failure !== undefined) throw state.failure.error;
+      sink.end();
+    },
+    error: (error) => sink.fail(error),
+  });
+}
+
+/** The pull path (the same batches, for callers that iterate). */
+async function* pullSseBatches(
+  body: ByteStream,
+  decoder: SseStreamDecoder,
+): AsyncGenerator<readonly StreamEvent[], void, undefined> {
+  const { state, parser } = createSseDecoding(decoder);
   for await (const chunk of body) {
     parser.feed(chunk);
-    if (out.length > 0) {
-      const batch = out;
-      out = [];
+    if (state.out.length > 0) {
+      const batch = state.out;
+      state.out = [];
       yield batch;
-    } else if (framed && failure === undefined) {
+    } else if (state.framed && state.failure === undefined) {
       yield KEEP_ALIVE;
     }
-    framed = false;
-    if (failure !== undefined) throw failure.error;
+    state.framed = false;
+    if (state.failure !== undefined) throw state.failure.error;
     if (decoder.stopped?.() === true) return;
   }
   parser.end();
-  if (failure === undefined) decoder.end?.(out);
-  if (out.length > 0) yield out;
-  if (failure !== undefined) throw failure.error;
+  if (state.failure === undefined) decoder.end?.(state.out);
+  if (state.out.length > 0) yield state.out;
+  if (state.failure !== undefined) throw state.failure.error;
 }

@@ -88,6 +88,11 @@ export function createSseParser(callbacks: SseParserCallbacks, options?: StreamE
       hasData = true;
       return;
     }
+    // Named events (Anthropic, OpenAI Responses) put an `event:` line before every `data:` line.
+    if (line.startsWith('event:')) {
+      eventType = line.charCodeAt(6) === 32 ? line.slice(7) : line.slice(6);
+      return;
+    }
     const colon = line.indexOf(':');
     if (colon === 0) {
       callbacks.onComment?.(line.charCodeAt(1) === 32 ? line.slice(2) : line.slice(1));

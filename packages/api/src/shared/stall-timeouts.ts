@@ -1,5 +1,6 @@
 import { isLlmError } from '../spec/llm-error.js';
-import { AbortedError, StreamStallError, type StreamStallKind } from '../spec/llm-error-classes.js';
+import { AbortedError, StreamStallError } from '../spec/llm-error-classes.js';
+import { type StallLimits, StallWatch, stallLimit } from './stall-watch.js';
 
 /** Stall timers of a stream; `0` or `Infinity` disables one. */
 export interface StallOptions {
@@ -59,28 +60,18 @@ export function withStallTimeouts<T>(
   source: AsyncIterable<T> | PromiseLike<AsyncIterable<T>>,
   options: WithStallTimeoutsOptions<T>,
 ): AsyncIterable<T> {
-  const firstByteTimeoutMs = limit(options.firstByteTimeoutMs ?? DEFAULT_STALL_OPTIONS.firstByteTimeoutMs);
-  const idleTimeoutMs = limit(options.idleTimeoutMs ?? DEFAULT_STALL_OPTIONS.idleTimeoutMs);
-  const keepAliveTimeoutMs = limit(options.keepAliveTimeoutMs ?? DEFAULT_STALL_OPTIONS.keepAliveTimeoutMs);
+  const limits = resolveStallLimits(options);
   const { controller, isKeepAlive } = options;
   const providerId = options.providerId === undefined ? {} : { providerId: options.providerId };
 
   return {
     [Symbol.asyncIterator](): AsyncIterator<T> {
       let iterator: AsyncIterator<T> | undefined;
-      let received = false;
       let finished = false;
-      // One watchdog timer per stream instead of a timer per item: each item only stamps the time,
-      // and the timer re-arms itself for what is left. `waitingSince` is undefined while the consumer
-      // holds an item, so its time is not counted.
-      let waitingSince: number | undefined;
-      // The keep-alive-only stretch: the time spent waiting since the last content item (or the
-      // start) up to the last keep-alive, and whether a keep-alive arrived in it at all.
-      let quietMs = 0;
-      let keepAlives = false;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      let timerDue = 0;
       let rejectPending: ((error: unknown) => void) | undefined;
+      const watch = new StallWatch(limits, (stallKind, timeoutMs) =>
+        controller.abort(new StreamStallError({ ...providerId, stallKind, timeoutMs })),
+      );
 
       const interruption = (): unknown => {
         const reason: unknown = controller.signal.reason;
@@ -89,39 +80,9 @@ export function withStallTimeouts<T>(
       const onAbort = () => rejectPending?.(interruption());
       const stop = () => {
         finished = true;
-        if (timer !== undefined) clearTimeout(timer);
-        timer = undefined;
+        watch.stop();
         controller.signal.removeEventListener('abort', onAbort);
         iterator?.return?.()?.catch(() => undefined);
-      };
-      /** Time left, after `waited` ms of the current wait, until the nearest timer runs out. */
-      const left = (waited: number): number => {
-        const wait = (received ? idleTimeoutMs : firstByteTimeoutMs) - waited;
-        return keepAlives ? Math.min(wait, keepAliveTimeoutMs - quietMs - waited) : wait;
-      };
-      const stall = (stallKind: StreamStallKind, timeoutMs: number) =>
-        controller.abort(new StreamStallError({ ...providerId, stallKind, timeoutMs }));
-      const watch = () => {
-        timer = undefined;
-        // While the consumer holds an item nothing is timed; its next `next()` arms the timer again.
-        if (finished || controller.signal.aborted || waitingSince === undefined) return;
-        const now = performance.now();
-        const waited = now - waitingSince;
-        const wait = received ? idleTimeoutMs : firstByteTimeoutMs;
-        if (waited >= wait) stall(received ? 'idle' : 'first-byte', wait);
-        else if (keepAlives && quietMs + waited >= keepAliveTimeoutMs) stall('keep-alive-only', keepAliveTimeoutMs);
-        else arm(now, left(waited));
-      };
-      /** Arms the watchdog for `delay` ms, unless it is already due no later (or no timer is on). */
-      const arm = (now: number, delay: number) => {
-        if (delay === Number.POSITIVE_INFINITY) return;
-        const due = now + Math.max(1, delay);
-        if (timer !== undefined) {
-          if (timerDue <= due) return;
-          clearTimeout(timer);
-        }
-        timerDue = due;
-        timer = setTimeout(watch, due - now);
       };
       controller.signal.addEventListener('abort', onAbort, { once: true });
 
@@ -137,24 +98,14 @@ export function withStallTimeouts<T>(
             stop();
             return Promise.reject(interruption());
           }
-          const since = performance.now();
-          waitingSince = since;
-          arm(since, left(0));
+          watch.wait();
           return new Promise<IteratorResult<T>>((resolve, reject) => {
             rejectPending = reject;
             pull().then(
               (result) => {
                 rejectPending = undefined;
-                waitingSince = undefined;
                 if (result.done === true) stop();
-                else if (isKeepAlive?.(result.value) === true) {
-                  quietMs += performance.now() - since;
-                  keepAlives = true;
-                } else {
-                  received = true;
-                  quietMs = 0;
-                  keepAlives = false;
-                }
+                else watch.item(isKeepAlive?.(result.value) === true);
                 resolve(result);
               },
               (error: unknown) => {
@@ -180,7 +131,11 @@ export function withStallTimeouts<T>(
   };
 }
 
-/** A timer's limit in ms; `0`, a negative or a non-finite value disables it (`Infinity`). */
-function limit(ms: number): number {
-  return ms > 0 && Number.isFinite(ms) ? ms : Number.POSITIVE_INFINITY;
+/** The limits of `options` with the defaults filled in; `0` or a non-finite value switches one off. */
+export function resolveStallLimits(options: StallOptions): StallLimits {
+  return {
+    firstByteMs: stallLimit(options.firstByteTimeoutMs ?? DEFAULT_STALL_OPTIONS.firstByteTimeoutMs),
+    idleMs: stallLimit(options.idleTimeoutMs ?? DEFAULT_STALL_OPTIONS.idleTimeoutMs),
+    keepAliveMs: stallLimit(options.keepAliveTimeoutMs ?? DEFAULT_STALL_OPTIONS.keepAliveTimeoutMs),
+  };
 }

@@ -1,5 +1,5 @@
+import type { BatchSource } from '../../shared/batch-source.js';
 import { decodeSseStream } from '../../shared/decode-sse-stream.js';
-import type { StreamEventBatch } from '../../shared/stream-with-retries.js';
 import { createToolInputBuffer, type ToolInputBuffer } from '../../shared/tool-input.js';
 import { UniqueToolCallIds as ToolCallIds } from '../../shared/unique-tool-call-ids.js';
 import { createLlmError } from '../../spec/create-llm-error.js';
@@ -233,10 +233,7 @@ export class CohereStreamDecoder {
  * `message-end` the rest of the body is still read (and ignored): returning early would cancel the
  * body and undici would destroy the keep-alive socket.
  */
-export function decodeCohereEventStream(
-  body: AsyncIterable<Uint8Array>,
-  decoder: CohereStreamDecoder,
-): AsyncGenerator<StreamEventBatch, void, undefined> {
+export function decodeCohereEventStream(body: AsyncIterable<Uint8Array>, decoder: CohereStreamDecoder): BatchSource {
   return decodeSseStream(body, { event: (event, out) => decoder.push(event.data, out) });
 }
 

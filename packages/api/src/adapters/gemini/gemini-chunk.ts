@@ -1,7 +1,7 @@
+import type { BatchSource } from '../../shared/batch-source.js';
 import { decodeSseStream } from '../../shared/decode-sse-stream.js';
 import { isObject, isOptionalNumber, isOptionalString } from '../../shared/type-guards.js';
 import { NetworkError } from '../../spec/llm-error-classes.js';
-import type { StreamEvent } from '../../spec/stream-event.js';
 import type { GeminiResponseMapper } from './gemini-stream.js';
 import { type GeminiResponse, geminiResponseSchema } from './gemini-wire.js';
 
@@ -58,7 +58,7 @@ export function readGeminiStream(
   body: AsyncIterable<Uint8Array>,
   mapper: GeminiResponseMapper,
   providerId: string,
-): AsyncGenerator<readonly StreamEvent[], void, undefined> {
+): BatchSource {
   return decodeSseStream(body, {
     event: (event, out) => {
       if (mapper.failed) return;

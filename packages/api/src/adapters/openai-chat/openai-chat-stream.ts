@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { BatchSource } from '../../shared/batch-source.js';
 import type { HttpErrorRule } from '../../shared/classify-http-error.js';
 import { decodeSseStream } from '../../shared/decode-sse-stream.js';
-import type { StreamEventBatch } from '../../shared/stream-with-retries.js';
 import { createUsage } from '../../shared/usage.js';
 import type { ProviderMetadata } from '../../spec/provider-metadata.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
@@ -272,10 +272,7 @@ export class ChatStreamMapper {
  * rest of the body is still read (and ignored) to its end: returning early would cancel the body and
  * undici would destroy the keep-alive socket.
  */
-export function decodeChatStream(
-  body: AsyncIterable<Uint8Array>,
-  mapper: ChatStreamMapper,
-): AsyncGenerator<StreamEventBatch, void, undefined> {
+export function decodeChatStream(body: AsyncIterable<Uint8Array>, mapper: ChatStreamMapper): BatchSource {
   return decodeSseStream(body, {
     event: (message, out) => {
       if (mapper.done) return;

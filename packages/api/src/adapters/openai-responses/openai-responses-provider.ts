@@ -1,4 +1,5 @@
 import type { AdapterSettings } from '../../shared/adapter-settings.js';
+import type { BatchSource } from '../../shared/batch-source.js';
 import { decodeSseStream } from '../../shared/decode-sse-stream.js';
 import { assembleMessage } from '../../shared/message-assembler.js';
 import { createProviderFetch } from '../../shared/provider-fetch.js';
@@ -196,10 +197,7 @@ function requestHeaders(
  * a `keepalive` event, a comment or a progress event restarts the stall timers). The body is read to
  * its end even after the terminal event: later events are ignored.
  */
-function decodeResponsesStream(
-  body: ByteStream,
-  mapper: OpenAIResponsesStreamMapper,
-): AsyncGenerator<StreamEventBatch, void, undefined> {
+function decodeResponsesStream(body: ByteStream, mapper: OpenAIResponsesStreamMapper): BatchSource {
   let done = false;
   return decodeSseStream(body, {
     event: (event, out) => {
