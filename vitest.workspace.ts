@@ -37,6 +37,20 @@ export const projects: TestProjectInlineConfiguration[] = [
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     },
   })),
+  // The gateway's dashboard in a real browser (Debian's chromium through playwright-core); builds it first.
+  {
+    extends: true as const,
+    test: {
+      name: 'dashboard',
+      root: join(root, 'packages/gateway/dashboard'),
+      include: ['e2e/**/*.test.ts'],
+      globalSetup: ['e2e/build-dashboard.ts'],
+      // One browser and one gateway per file; files run one after another to keep CPU for the browser.
+      fileParallelism: false,
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
+    },
+  },
   // The repository's own tooling (the dependency checker).
   { extends: true as const, test: { name: 'repo', root: join(root, 'scripts'), include: ['**/*.test.ts'] } },
 ];

@@ -8,6 +8,7 @@ import { AgentPool } from './agent/agent-pool.js';
 import { type Agent, type CreateAgentOptions, createAgent } from './agent/create-agent.js';
 import { createWorkspaceRegistry } from './agent/workspace-providers.js';
 import { CronScheduler, type CronSchedulerOptions } from './cron/cron-scheduler.js';
+import { defaultDashboardFolder } from './dashboard/dashboard-folder.js';
 import { GatewayError } from './gateway-error.js';
 import { createGatewayApp, type GatewayLog } from './http/create-app.js';
 import type { GatewayEnv, GatewayServices } from './http/gateway-env.js';
@@ -44,6 +45,11 @@ export interface GatewayOptions extends Pick<CreateAgentOptions, 'plugins' | 'sa
   cron?: boolean | Pick<CronSchedulerOptions, 'clock' | 'graceMs' | 'syncIntervalMs' | 'abandonMarginMs'>;
   /** Runs: lease and concurrency with a PostgreSQL store (scale-out), shutdown grace, abandonment. */
   runs?: RunsOptions;
+  /**
+   * The web dashboard at `/ui/` (`/` redirects there): on by default, from this package's build
+   * (`dist/dashboard/`); `{ folder }` serves another build; `false` serves none.
+   */
+  dashboard?: boolean | { folder: string };
 }
 
 /** A gateway: the app, the run manager and the composed agents of one workspace. */
@@ -187,6 +193,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     guard: { ...options.security, boundHost: host, tokens },
     extraRoutes: [openaiRoutes(services), sitesRoutes(services, sitesHandler), cronRoutes(services, cron)],
     ...(options.log === undefined ? {} : { log: options.log }),
+    dashboard:
+      options.dashboard === false
+        ? false
+        : { folder: typeof options.dashboard === 'object' ? options.dashboard.folder : defaultDashboardFolder() },
   });
   // With a shared (PostgreSQL) log, runs another gateway left are taken over through the queue's leases.
   const recovered =

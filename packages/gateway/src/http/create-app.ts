@@ -1,6 +1,7 @@
 import { redactSecrets } from '@boxagnts/api';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { dashboardRoutes, isDashboardRequest } from '../dashboard/dashboard-routes.js';
 import { GatewayError, isGatewayError } from '../gateway-error.js';
 import { type GuardOptions, securityGuard } from '../security/security-middleware.js';
 import { SECURITY_DEFAULTS } from '../security/security-options.js';
@@ -22,6 +23,8 @@ export interface GatewayAppOptions {
   log?: GatewayLog;
   /** Secret values to mask in log lines and error messages. */
   knownSecrets?: () => readonly string[];
+  /** The built dashboard's folder, served at `/ui/`; `false` serves none (then `/` is a 404 like any unknown path). */
+  dashboard?: { folder: string | undefined } | false;
 }
 
 /** The gateway's Hono app: guard, routes and one JSON error shape (`{ error: { reason, message, issues } }`). */
@@ -75,7 +78,8 @@ export function createGatewayApp(options: GatewayAppOptions): Hono<GatewayEnv> {
       ms: Date.now() - started,
     });
   });
-  app.use('*', securityGuard(options.guard));
+  const dashboard = options.dashboard ?? false;
+  app.use('*', securityGuard(dashboard === false ? options.guard : { ...options.guard, isPublic: isDashboardRequest }));
   const maxSize = options.guard.maxBodyBytes ?? SECURITY_DEFAULTS.maxBodyBytes;
   app.use(
     '*',
@@ -97,6 +101,7 @@ export function createGatewayApp(options: GatewayAppOptions): Hono<GatewayEnv> {
     fileRoutes(services),
     catalogRoutes(services),
     ...(options.extraRoutes ?? []),
+    ...(dashboard === false ? [] : [dashboardRoutes(dashboard)]),
   ]) {
     app.route('/', routes);
   }

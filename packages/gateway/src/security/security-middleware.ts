@@ -30,6 +30,11 @@ export interface GuardOptions extends SecurityOptions {
   tokens: TokenStore;
   /** The client address of a request (rate limit key without tokens); default the socket's remote address. */
   clientAddress?: (context: Context) => string | undefined;
+  /**
+   * Requests served without a token (the dashboard's page and its static assets, which hold no data):
+   * the Host check and the rate limit still apply; the API calls the page makes need the token as usual.
+   */
+  isPublic?: (method: string, path: string) => boolean;
 }
 
 /**
@@ -75,7 +80,7 @@ export function securityGuard(options: GuardOptions): MiddlewareHandler<GatewayE
     const authorization = context.req.header('authorization');
     const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
     tokenName = match?.[1] === undefined ? undefined : options.tokens.verify(match[1]);
-    if (requireToken) {
+    if (requireToken && options.isPublic?.(context.req.method, context.req.path) !== true) {
       if (tokenName === undefined) {
         throw new GatewayError({
           reason: 'unauthorized',

@@ -1,0 +1,5 @@
+import { PageHeader } from '../../components/PageHeader';
+
+export function ChatPage() {
+  return <PageHeader title="Chat" />;
+}

@@ -1,0 +1,5 @@
+import { PageHeader } from '../../components/PageHeader';
+
+export function CronPage() {
+  return <PageHeader title="Cron" />;
+}

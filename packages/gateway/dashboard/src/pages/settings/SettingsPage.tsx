@@ -1,0 +1,5 @@
+import { PageHeader } from '../../components/PageHeader';
+
+export function SettingsPage() {
+  return <PageHeader title="Settings" />;
+}

@@ -1,0 +1,5 @@
+import { PageHeader } from '../../components/PageHeader';
+
+export function UsagePage() {
+  return <PageHeader title="Usage" />;
+}
