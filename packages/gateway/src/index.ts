@@ -33,6 +33,7 @@ export {
   type GatewayErrorReason,
   isGatewayError,
 } from './gateway-error.js';
+export type * from './http/api-types/index.js';
 export { createGatewayApp, type GatewayAppOptions, type GatewayLog } from './http/create-app.js';
 export type { GatewayEnv, GatewayServices } from './http/gateway-env.js';
 export { maskConfig } from './http/mask-config.js';

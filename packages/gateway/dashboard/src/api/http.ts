@@ -1,3 +1,5 @@
+import type { ApiErrorBody } from '../../../src/http/api-types/index.js';
+
 /**
  * The dashboard's one way to reach the gateway: same-origin fetch with the bearer token (when one is set),
  * JSON in and out, and the gateway's error shape (`{ error: { reason, message, issues } }`) turned into an
@@ -98,7 +100,7 @@ export async function errorOf(response: Response): Promise<ApiError> {
   let message = `The gateway answered ${response.status} ${response.statusText}.`;
   let issues: unknown[] = [];
   try {
-    const body = (await response.json()) as { error?: { reason?: string; message?: string; issues?: unknown[] } };
+    const body = (await response.json()) as Partial<ApiErrorBody>;
     if (body.error?.reason !== undefined) reason = body.error.reason;
     if (body.error?.message !== undefined) message = body.error.message;
     if (Array.isArray(body.error?.issues)) issues = body.error.issues;
