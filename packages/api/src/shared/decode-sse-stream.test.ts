@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../spec/stream-event.js';
+import { type BatchSource, START_BATCHES } from './batch-source.js';
 import { decodeSseStream, type SseStreamDecoder } from './decode-sse-stream.js';
 import { KEEP_ALIVE } from './stream-with-retries.js';
 
@@ -94,5 +95,54 @@ describe('decodeSseStream', () => {
     );
     expect(batches).toEqual([[text('a')], []]);
     expect(reads).toBe(2);
+  });
+
+  describe('pushed (what streamWithRetries starts)', () => {
+    /** Starts the push path and records what reaches the sink, as `batch`, `end` or `fail:<message>`. */
+    function push(source: BatchSource): Promise<(readonly StreamEvent[] | string)[]> {
+      return new Promise((resolve) => {
+        const seen: (readonly StreamEvent[] | string)[] = [];
+        source[START_BATCHES]({
+          batch: (batch) => seen.push(batch),
+          end: () => resolve([...seen, 'end']),
+          fail: (error) => resolve([...seen, `fail:${(error as Error).message}`]),
+        });
+      });
+    }
+
+    it('pushes the batches the pull path yields: one per chunk, keep-alives, the end', async () => {
+      const seen = await push(
+        decodeSseStream(chunks('data: a\n\ndata: b\n\n', ': ping\n\n', 'data: ha', 'lf\n\n'), {
+          ...words,
+          end: (out) => out.push(text('end')),
+        }),
+      );
+      expect(seen).toEqual([[text('a'), text('b')], [], [text('half')], [text('end')], 'end']);
+      expect(seen[1]).toBe(KEEP_ALIVE);
+    });
+
+    it('a decoder throw fails after the events before it; a stopped decoder ends without end()', async () => {
+      const failing = await push(
+        decodeSseStream(chunks('data: a\n\n', 'data: b\n\ndata: bad\n\ndata: c\n\n', 'data: d\n\n'), {
+          event: (event, out) => {
+            if (event.data === 'bad') throw new Error('not json');
+            out.push(text(event.data));
+          },
+        }),
+      );
+      expect(failing).toEqual([[text('a')], [text('b')], 'fail:not json']);
+      let stopped = false;
+      const stopping = await push(
+        decodeSseStream(chunks('data: a\n\n', 'data: stop\n\n', 'data: never\n\n'), {
+          event: (event, out) => {
+            if (event.data === 'stop') stopped = true;
+            else out.push(text(event.data));
+          },
+          end: (out) => out.push(text('end')),
+          stopped: () => stopped,
+        }),
+      );
+      expect(stopping).toEqual([[text('a')], [], 'end']);
+    });
   });
 });

@@ -255,7 +255,12 @@ export class RetryingStream implements AsyncIterableIterator<StreamEvent> {
         return;
       }
     }
-    if (this.pending === undefined && attempt.control !== undefined && this.queue.length > HIGH_WATER_EVENTS) {
+    if (
+      this.pending === undefined &&
+      !attempt.paused &&
+      attempt.control !== undefined &&
+      this.queue.length - this.head > HIGH_WATER_EVENTS
+    ) {
       attempt.paused = true;
       attempt.control.pause();
     }
