@@ -358,6 +358,25 @@ function main() {
       );
     });
 
+    // The gateway serves its dashboard from the build it ships: index.html and every asset it names.
+    const dashboard = join(app, 'node_modules', '@boxagnts', 'gateway', 'dist', 'dashboard');
+    const indexHtml = join(dashboard, 'index.html');
+    const dashboardProblems = [];
+    if (!existsSync(indexHtml)) dashboardProblems.push(`no ${indexHtml}`);
+    else {
+      const html = readFileSync(indexHtml, 'utf8');
+      const referenced = [...html.matchAll(/(?:src|href)="\/ui\/(assets\/[^"]+)"/g)].map((match) => match[1]);
+      if (!referenced.some((file) => file.endsWith('.js'))) dashboardProblems.push('index.html names no script');
+      for (const file of referenced)
+        if (!existsSync(join(dashboard, file))) dashboardProblems.push(`${file} is missing`);
+      if (/<script(?![^>]*\bsrc=)[^>]*>/.test(html))
+        dashboardProblems.push('index.html has an inline script (the CSP refuses it)');
+    }
+    record(
+      '@boxagnts/gateway: ships the built dashboard (index.html and every asset it names, no inline script)',
+      dashboardProblems.length === 0 ? undefined : dashboardProblems.join('; '),
+    );
+
     // zod is a peer dependency where it appears in public types: those packages must use the app's copy.
     const appZod = join(app, 'node_modules', 'zod', 'package.json');
     for (const pkg of packages.filter((candidate) => candidate.peerDependencies?.zod)) {

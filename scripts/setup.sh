@@ -16,11 +16,15 @@ if [ -z "${npm_config_nodedir:-}" ] && [ -f /usr/include/node/node.h ]; then
   export npm_config_nodedir=/usr
 fi
 
-# The CLI's chat test drives a real terminal through tmux; install it where the machine can (root with apt).
-if ! command -v tmux >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-  echo "setup: installing tmux (the gateway's terminal tests)" >&2
-  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux; } >&2 ||
-    echo "setup: tmux could not be installed; the terminal chat test will report itself skipped" >&2
+# The CLI's chat test drives a real terminal through tmux, the dashboard's tests Debian's chromium (through
+# playwright-core, which downloads no browser); install them where the machine can (root with apt).
+apt_packages=()
+command -v tmux >/dev/null 2>&1 || apt_packages+=(tmux)
+[ -x /usr/bin/chromium ] || apt_packages+=(chromium)
+if [ "${#apt_packages[@]}" -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "setup: installing ${apt_packages[*]} (the gateway's terminal and browser tests)" >&2
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_packages[@]}"; } >&2 ||
+    echo "setup: ${apt_packages[*]} could not be installed; the terminal chat and browser tests will report themselves skipped" >&2
 fi
 
 pnpm install --frozen-lockfile --reporter=append-only >&2

@@ -106,7 +106,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     if (owned) await workspace.close();
     throw new GatewayError({
       reason: 'configuration',
-      message: `The gateway binds ${host}, which is not loopback, so it needs a bearer token: create one with \`boxagnts token create <name>\` (or gateway.tokens in the config), or bind 127.0.0.1.`,
+      message: isLoopbackHost(host)
+        ? 'Tokens are required (security.requireToken) but none exists: create one with `boxagnts token create <name>` (or gateway.tokens in the config).'
+        : `The gateway binds ${host}, which is not loopback, so it needs a bearer token: create one with \`boxagnts token create <name>\` (or gateway.tokens in the config), or bind 127.0.0.1.`,
     });
   }
   const backend = await openRunBackend(workspace, databasePath, options.runs).catch(async (error: unknown) => {

@@ -96,7 +96,7 @@ export function dashboardRoutes(options: DashboardRoutesOptions): Hono<GatewayEn
         const assets = new Map<string, Asset>();
         const names = await readdir(join(options.folder, 'assets')).catch(() => [] as string[]);
         for (const name of names) {
-          if (/^[\w.-]+$/.test(name))
+          if (/^[\w-][\w.-]*$/.test(name))
             assets.set(name, assetOf(name, await readFile(join(options.folder, 'assets', name))));
         }
         return { index, assets };
