@@ -43,6 +43,22 @@ describe('createToolSet: assembling', () => {
     expect(toolSet.get('nope')).toBeUndefined();
   });
 
+  it('says which source offered each tool (for listings of where tools come from)', async () => {
+    const log: CallLog = [];
+    const toolSet = await createToolSet({
+      sources: [
+        testSource('native', [recordingTool('todo', 'read-only', log)], 'native'),
+        testSource('mcp:github', [recordingTool('issues', 'read-only', log)], 'mcp'),
+      ],
+      defer: { threshold: 1 },
+    });
+    expect(toolSet.sourceOf('todo')).toEqual({ name: 'native', kind: 'native' });
+    expect(toolSet.sourceOf('issues')).toEqual({ name: 'mcp:github', kind: 'mcp' });
+    expect(toolSet.isLoaded('issues')).toBe(false);
+    expect(toolSet.sourceOf('tool_search')).toEqual({ name: 'tool-set', kind: 'tool-set' });
+    expect(toolSet.sourceOf('nope')).toBeUndefined();
+  });
+
   it('throws a collision naming both sources, and closes the sources it was given', async () => {
     const log: CallLog = [];
     const sandbox = testSource('sandbox', standardTools(log), 'sandbox');

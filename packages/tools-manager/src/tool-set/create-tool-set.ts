@@ -1,4 +1,11 @@
-import { type AnyTool, createToolSearchTool, errorResult, type ToolContext, type ToolResult } from '@boxagnts/tools';
+import {
+  type AnyTool,
+  createToolSearchTool,
+  errorResult,
+  type ToolContext,
+  type ToolResult,
+  type ToolSource,
+} from '@boxagnts/tools';
 import { checkHookLocations } from '../hooks/check-hook-locations.js';
 import { createPermissionEngine } from '../permissions/permission-engine.js';
 import type { PermissionEngine, ToolHooks } from '../types.js';
@@ -25,6 +32,8 @@ interface Assembly {
   /** Guarded tools by name, in the order of `tools()` before deferred ones are loaded. */
   guarded: Map<string, AnyTool>;
   deferred: Set<string>;
+  /** The source of each tool by name (`tool_search` has none: it is the tool set's own). */
+  sources: Map<string, ToolSource>;
 }
 
 interface AssemblyReport {
@@ -107,6 +116,11 @@ export async function createToolSet(options: ToolSetOptions): Promise<ToolSet> {
     all: () => [...assembly.inner.values()],
     list: () => [...assembly.inner.values()],
     get: (name) => assembly.guarded.get(name),
+    sourceOf: (name) => {
+      const source = assembly.sources.get(name);
+      if (source !== undefined) return { name: source.name, kind: source.kind };
+      return assembly.inner.has(name) ? { name: TOOL_SET_SOURCE, kind: 'tool-set' } : undefined;
+    },
     isLoaded,
     load: (names) => {
       const added: string[] = [];
@@ -176,7 +190,8 @@ export async function createToolSet(options: ToolSetOptions): Promise<ToolSet> {
       kind: source.kind,
       tools: entries.filter((entry) => entry.source === source).length,
     }));
-    return { inner, guarded, deferred, report: { sources: counts, unmatchedNames } };
+    const sources = new Map(entries.map((entry) => [entry.tool.name, entry.source]));
+    return { inner, guarded, deferred, sources, report: { sources: counts, unmatchedNames } };
   }
 
   /** Loads the sources and swaps in the new assembly only once it is complete. */

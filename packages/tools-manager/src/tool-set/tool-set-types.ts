@@ -50,6 +50,8 @@ export interface ToolSet extends ToolSearchSource {
   all(): AnyTool[];
   /** The guarded tool of that name (loaded or deferred), or undefined. */
   get(name: string): AnyTool | undefined;
+  /** The source that offered the tool of that name (`tool_search` is the tool set's own: `tool-set`), or undefined. */
+  sourceOf(name: string): { name: string; kind: ToolSource['kind'] | 'tool-set' } | undefined;
   /** Whether the tool is in the set and loaded (not deferred, or selected through `tool_search`/`load`). */
   isLoaded(name: string): boolean;
   /** Loads deferred tools by exact name; returns the requested names that are loaded afterwards. */
