@@ -7,8 +7,13 @@ export interface BenchTarget {
   readonly name: string;
   /** Appends `entries` to a session in one transaction. */
   append(sessionId: string, entries: readonly SessionEntry[]): Promise<void>;
-  /** The session's messages in order (parsed). */
+  /** The session's messages in order, as the store's `load` gives them. */
   load(sessionId: string): Promise<unknown[]>;
+  /**
+   * The previous bench's baseline, kept for comparison: three columns as row objects, only the
+   * content parsed (less work than the store's `load`, which gives back every entry field).
+   */
+  loadNarrow?(sessionId: string): Promise<unknown[]>;
   /** Full-text search; resolves with the hits (at most 20). */
   search(query: string): Promise<unknown[]>;
   close(): Promise<void>;
@@ -29,6 +34,10 @@ export function storeTarget(name: string, store: WorkspaceStore): BenchTarget {
 export interface RawRow {
   role: Message['role'];
   content: string;
+  providerMetadata: string | null;
+  model: string | null;
+  usage: string | null;
+  compaction: string | null;
   searchText: string;
   createdAt: number;
 }
@@ -41,13 +50,56 @@ export function rawRows(entries: readonly SessionEntry[]): RawRow[] {
       typeof content === 'string'
         ? content
         : content.map((block) => ('text' in block && typeof block.text === 'string' ? block.text : '')).join('\n');
+    const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
     return {
       role: entry.message.role,
       content: JSON.stringify(content),
+      providerMetadata: json(entry.message.providerMetadata),
+      model: entry.model ?? null,
+      usage: json(entry.usage),
+      compaction: json(entry.compaction),
       searchText,
       createdAt: entry.createdAt ?? Date.now(),
     };
   });
+}
+
+/**
+ * The columns a raw baseline's load reads: the ones the store reads, in its order (every entry
+ * field; not the row id, the session id the caller passed, or the search copy of the text).
+ */
+export const LOAD_COLUMNS = 'seq, role, content, provider_metadata, model, usage, compaction, created_at';
+
+/** One row of {@link LOAD_COLUMNS}, as the drivers' array modes give it. */
+export type RawLoadRow = [
+  seq: number,
+  role: Message['role'],
+  content: string,
+  providerMetadata: string | null,
+  model: string | null,
+  usage: string | null,
+  compaction: string | null,
+  createdAt: number | string,
+];
+
+/**
+ * What a hand-written read makes of the rows: the objects the store's `load` gives back (the
+ * bench checks they are deep-equal), every JSON column parsed, written inline as a driver's user
+ * would.
+ */
+export function rawEntries(sessionId: string, rows: readonly RawLoadRow[]): unknown[] {
+  const entries: unknown[] = [];
+  for (const [seq, role, content, providerMetadata, model, usage, compaction, createdAt] of rows) {
+    const message: Record<string, unknown> = { role, content: JSON.parse(content) };
+    if (providerMetadata !== null) message.providerMetadata = JSON.parse(providerMetadata);
+    const entry: Record<string, unknown> = { sessionId, seq, message };
+    if (model !== null) entry.model = model;
+    if (usage !== null) entry.usage = JSON.parse(usage);
+    if (compaction !== null) entry.compaction = JSON.parse(compaction);
+    entry.createdAt = Number(createdAt);
+    entries.push(entry);
+  }
+  return entries;
 }
 
 /** Search words as the store takes them (letters and digits, all required). */

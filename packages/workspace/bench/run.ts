@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../src/store/open-store.js';
-import { storeTarget } from './bench-target.js';
-import { type BenchSizes, type Measurement, measureAll } from './measure.js';
+import { type BenchTarget, storeTarget } from './bench-target.js';
+import { type BenchSizes, type Measurement, measureAll, measureLoad } from './measure.js';
 import { createBenchDatabase, DEFAULT_POSTGRES_ADMIN_URL } from './postgres-database.js';
 import { rawPostgresTarget } from './raw-postgres.js';
 import { rawSqliteTarget } from './raw-sqlite.js';
@@ -14,7 +14,9 @@ import { formatTable } from './report.js';
  * loading a 10,000-message session and searching 100,000 messages, on SQLite and on PostgreSQL
  * when one answers, each next to a raw-driver baseline writing the same rows.
  *
- * Flags: `--quick` (small sizes, for a smoke run), `--sqlite-only`. PostgreSQL: the server in
+ * Flags: `--quick` (small sizes, for a smoke run), `--sqlite-only`, `--load-only` (only the
+ * session load, the measure of issue 18), `--profile-load` (a CPU profile of the store's and the
+ * baseline's loads instead of the tables; see profile-load.ts). PostgreSQL: the server in
  * `BOXAGNTS_BENCH_POSTGRES_URL` (default postgres://postgres@127.0.0.1:5432/postgres), where the
  * bench creates and drops a database of its own.
  */
@@ -23,7 +25,7 @@ const FULL: BenchSizes = {
   appendsOneSession: 1000,
   appendsPerSession: 10,
   loadMessages: 10_000,
-  loadRepeats: 7,
+  loadRepeats: 15,
   searchMessages: 100_000,
   searchRepeats: 5,
 };
@@ -42,13 +44,21 @@ function log(line: string): void {
   process.stderr.write(`bench: ${line}\n`);
 }
 
-async function benchSqlite(sizes: BenchSizes): Promise<Measurement[]> {
+/** What one backend's run measures: everything, or the load alone. */
+type Measures = (
+  store: BenchTarget,
+  baseline: BenchTarget,
+  sizes: BenchSizes,
+  log: (line: string) => void,
+) => Promise<Measurement[]>;
+
+async function benchSqlite(sizes: BenchSizes, measures: Measures): Promise<Measurement[]> {
   const dir = await mkdtemp(join(tmpdir(), 'boxagnts-bench-'));
   try {
     const store = storeTarget('store', await openStore({ kind: 'sqlite', path: join(dir, 'store.db') }));
     const raw = rawSqliteTarget(join(dir, 'raw.db'));
     try {
-      return await measureAll(store, raw, sizes, (line) => log(`sqlite: ${line}`));
+      return await measures(store, raw, sizes, (line) => log(`sqlite: ${line}`));
     } finally {
       await store.close();
       await raw.close();
@@ -58,14 +68,14 @@ async function benchSqlite(sizes: BenchSizes): Promise<Measurement[]> {
   }
 }
 
-async function benchPostgres(sizes: BenchSizes): Promise<Measurement[] | string> {
+async function benchPostgres(sizes: BenchSizes, measures: Measures): Promise<Measurement[] | string> {
   const database = await createBenchDatabase(process.env.BOXAGNTS_BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_ADMIN_URL);
   if ('skipped' in database) return database.skipped;
   try {
     const store = storeTarget('store', await openStore({ kind: 'postgres', url: database.url }));
     const raw = await rawPostgresTarget(database.url);
     try {
-      return await measureAll(store, raw, sizes, (line) => log(`postgres: ${line}`));
+      return await measures(store, raw, sizes, (line) => log(`postgres: ${line}`));
     } finally {
       await store.close();
       await raw.close();
@@ -78,13 +88,17 @@ async function benchPostgres(sizes: BenchSizes): Promise<Measurement[] | string>
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const sizes = argv.includes('--quick') ? QUICK : FULL;
+  const measures = argv.includes('--load-only') ? measureLoad : measureAll;
+  const flags = argv.filter((flag) => flag === '--quick' || flag === '--load-only');
   const started = Date.now();
   const sections: string[] = [
-    `@boxagnts/workspace store bench${argv.includes('--quick') ? ' (--quick)' : ''}: Node ${process.version}, ${process.platform}/${process.arch}; medians.`,
+    `@boxagnts/workspace store bench${flags.length > 0 ? ` (${flags.join(' ')})` : ''}: Node ${process.version}, ${process.platform}/${process.arch}; medians.`,
   ];
-  sections.push(formatTable('SQLite (WAL, synchronous FULL)', 'raw better-sqlite3', await benchSqlite(sizes)));
+  sections.push(
+    formatTable('SQLite (WAL, synchronous FULL)', 'raw better-sqlite3', await benchSqlite(sizes, measures)),
+  );
   if (!argv.includes('--sqlite-only')) {
-    const postgres = await benchPostgres(sizes);
+    const postgres = await benchPostgres(sizes, measures);
     sections.push(
       typeof postgres === 'string'
         ? `PostgreSQL: left out (${postgres}).`

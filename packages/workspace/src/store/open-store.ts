@@ -39,6 +39,10 @@ function closable(backend: StoreBackend): StoreBackend & { readonly isClosed: bo
       if (closed) throw closedError();
       return backend.database;
     },
+    readMessages(sessionId) {
+      if (closed) return Promise.reject(closedError());
+      return backend.readMessages(sessionId);
+    },
     write(work) {
       if (closed) return Promise.reject(closedError());
       return backend.write(work);

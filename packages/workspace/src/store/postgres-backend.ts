@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { loadMessagesSql, type MessageColumns } from './message-load.js';
 import type { StoreBackend } from './store-backend.js';
 import type { StoreDatabase } from './store-database.js';
 
@@ -8,6 +9,8 @@ export interface PostgresBackendOptions {
   /** Connections in the pool (default 10). */
   poolSize?: number;
 }
+
+const LOAD_MESSAGES_SQL = loadMessagesSql('$1');
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -35,6 +38,16 @@ export function openPostgresBackend(url: string, options: PostgresBackendOptions
   return {
     kind: 'postgres',
     database,
+    async readMessages(sessionId) {
+      // Straight on the pool (what kysely would do, less building the query) with array rows, which
+      // pg fills without naming each column of each row; this pool's type parsers still apply.
+      const result = await pool.query<MessageColumns>({
+        text: LOAD_MESSAGES_SQL,
+        values: [sessionId],
+        rowMode: 'array',
+      });
+      return result.rows;
+    },
     write(work) {
       return database.transaction().execute((transaction) => work(transaction));
     },

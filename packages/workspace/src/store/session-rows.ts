@@ -2,8 +2,8 @@ import type { Message } from '@boxagnts/api';
 import type { SessionEntry } from '@boxagnts/query';
 import type { Selectable } from 'kysely';
 import { messageSearchText } from './message-text.js';
-import type { MessagesTable, SessionsTable } from './store-database.js';
-import type { SessionRecord, StoredMessage } from './store-types.js';
+import type { SessionsTable } from './store-database.js';
+import type { SessionRecord } from './store-types.js';
 
 /** A message row to insert, without its session and position. */
 export interface PreparedEntry {
@@ -30,18 +30,6 @@ export function prepareEntry(entry: SessionEntry): PreparedEntry {
     created_at: entry.createdAt ?? null,
     search_text: messageSearchText(message),
   };
-}
-
-/** The entry a message row holds, with its session and position. */
-export function storedMessageFromRow(row: Omit<Selectable<MessagesTable>, 'search_text'>): StoredMessage {
-  const message = { role: row.role, content: JSON.parse(row.content) } as Message;
-  if (row.provider_metadata !== null) message.providerMetadata = JSON.parse(row.provider_metadata);
-  const stored: StoredMessage = { sessionId: row.session_id, seq: Number(row.seq), message };
-  if (row.model !== null) stored.model = row.model;
-  if (row.usage !== null) stored.usage = JSON.parse(row.usage);
-  if (row.compaction !== null) stored.compaction = JSON.parse(row.compaction);
-  stored.createdAt = Number(row.created_at);
-  return stored;
 }
 
 /** The public record of a session row. */

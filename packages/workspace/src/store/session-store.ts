@@ -5,8 +5,9 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { createChildSession } from './child-sessions.js';
 import { describeIssue, sessionIdSchema } from './entry-schema.js';
+import { storedMessagesFromColumns } from './message-load.js';
 import { formatSessionJsonl, parseSessionJsonl } from './session-jsonl.js';
-import { sessionRecordFromRow, storedMessageFromRow } from './session-rows.js';
+import { sessionRecordFromRow } from './session-rows.js';
 import { searchMessages } from './session-search.js';
 import {
   appendPrepared,
@@ -66,26 +67,8 @@ async function sessionRow(database: Kysely<StoreDatabase>, sessionId: string) {
   return database.selectFrom('sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
 }
 
-async function messagesOf(database: Kysely<StoreDatabase>, sessionId: string): Promise<StoredMessage[]> {
-  // Every column but search_text (a second copy of the text, for the index only).
-  const rows = await database
-    .selectFrom('messages')
-    .select([
-      'id',
-      'session_id',
-      'seq',
-      'role',
-      'content',
-      'provider_metadata',
-      'model',
-      'usage',
-      'compaction',
-      'created_at',
-    ])
-    .where('session_id', '=', sessionId)
-    .orderBy('seq')
-    .execute();
-  return rows.map(storedMessageFromRow);
+async function messagesOf(backend: StoreBackend, sessionId: string): Promise<StoredMessage[]> {
+  return storedMessagesFromColumns(sessionId, await backend.readMessages(sessionId));
 }
 
 /**
@@ -109,7 +92,7 @@ export function createWorkspaceSessionStore(
 
     async load(sessionId) {
       assertSessionId(sessionId);
-      return run(`Loading session ${sessionId}`, () => messagesOf(backend.database, sessionId));
+      return run(`Loading session ${sessionId}`, () => messagesOf(backend, sessionId));
     },
 
     async create(session = {}) {
@@ -285,7 +268,7 @@ export function createWorkspaceSessionStore(
       return run(`Exporting session ${sessionId}`, async () => {
         const row = await sessionRow(backend.database, sessionId);
         if (row === undefined) throw notFound(sessionId, 'Exporting a session');
-        return formatSessionJsonl(sessionRecordFromRow(row), await messagesOf(backend.database, sessionId));
+        return formatSessionJsonl(sessionRecordFromRow(row), await messagesOf(backend, sessionId));
       });
     },
 

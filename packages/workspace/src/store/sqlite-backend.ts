@@ -1,5 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
+import { loadMessagesSql, type MessageColumns } from './message-load.js';
 import { Mutex } from './mutex.js';
 import { acquireProcessWriteLock } from './process-write-lock.js';
 import type { StoreBackend } from './store-backend.js';
@@ -62,9 +63,20 @@ export function openSqliteBackend(path: string, options: SqliteBackendOptions = 
   // In-memory databases are private to their connection: nothing to share.
   const lock = path === ':memory:' ? undefined : acquireProcessWriteLock(path);
   const mutex = lock?.mutex ?? new Mutex();
+  let loadStatement: BetterSqlite3.Statement | undefined;
   return {
     kind: 'sqlite',
     database,
+    readMessages(sessionId) {
+      // Through kysely's hold on the one connection: a write transaction in progress holds it
+      // too, and a read on the same connection would see its uncommitted rows.
+      return database.connection().execute(async () => {
+        // Prepared on first use, once the store has migrated (the table must exist); kysely would
+        // build and prepare the query again on every call.
+        loadStatement ??= connection.prepare(loadMessagesSql('?')).raw(true);
+        return loadStatement.all(sessionId) as MessageColumns[];
+      });
+    },
     write(work) {
       // kysely's own transaction() sends a deferred BEGIN, which fails at once with "database is
       // locked" when a read is followed by a write while another process writes; IMMEDIATE waits.

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { MessageColumns } from './message-load.js';
 import type { StoreDatabase } from './store-database.js';
 
 /**
@@ -9,6 +10,12 @@ export interface StoreBackend {
   readonly kind: 'sqlite' | 'postgres';
   /** For reads outside a transaction. */
   readonly database: Kysely<StoreDatabase>;
+  /**
+   * A session's message rows in order (the hot path of `load` and export): one fixed statement,
+   * rows as arrays, no query building per call. On SQLite it waits, like every kysely query, for
+   * a write transaction on the connection to finish, so it never sees half a batch.
+   */
+  readMessages(sessionId: string): Promise<MessageColumns[]>;
   /**
    * Runs `work` in one write transaction (`BEGIN IMMEDIATE` on SQLite, serialised within the
    * process) and commits it; any error rolls everything back.

@@ -10,6 +10,7 @@ import {
   texts,
   usage,
 } from './store-contract-fixtures.test-suite.js';
+import { defineLoadContract } from './store-load-contract.test-suite.js';
 import { defineMigrationContract } from './store-migration-contract.test-suite.js';
 import { defineRunRecordsContract } from './store-run-records-contract.test-suite.js';
 import { defineTranscriptContract } from './store-transcript-contract.test-suite.js';
@@ -359,6 +360,7 @@ export function defineStoreContract(name: string, target: StoreContractTarget): 
     });
   });
 
+  defineLoadContract(name, target);
   defineRunRecordsContract(name, target);
   defineTranscriptContract(name, target);
   defineMigrationContract(name, target);
