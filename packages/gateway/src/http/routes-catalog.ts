@@ -3,26 +3,29 @@ import { loadSkills } from '@boxagnts/tools';
 import { Hono } from 'hono';
 import { workspaceSkillFolders } from '../agent/skill-folders.js';
 import { providerKeyStates } from '../agent/workspace-providers.js';
+import type { AgentListJson, SkillListJson, ToolListJson } from './api-types/index.js';
 import type { GatewayEnv, GatewayServices } from './gateway-env.js';
 import { maskConfig } from './mask-config.js';
 import { parseWith } from './read-body.js';
 import { usageQuerySchema } from './schemas.js';
+import { toolOrigin } from './tool-origin.js';
 
 /** Read-only listings: agents, skills, tools, providers (key state), models with prices, usage, config, MCP servers. */
 export function catalogRoutes(services: GatewayServices): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
-  app.get('/agents', (context) =>
-    context.json({
+  app.get('/agents', (context) => {
+    const list: AgentListJson = {
       defaultAgent: services.workspace.config.defaultAgent,
       agents: Object.values(services.workspace.agents),
-    }),
-  );
+    };
+    return context.json(list);
+  });
   app.get('/skills', async (context) => {
     const catalogue = await loadSkills({
       folders: workspaceSkillFolders(services.workspace),
       writableRoot: services.workspace.paths.root,
     });
-    return context.json({
+    const list: SkillListJson = {
       skills: catalogue.skills.map((skill) => ({
         name: skill.name,
         description: skill.description,
@@ -31,19 +34,26 @@ export function catalogRoutes(services: GatewayServices): Hono<GatewayEnv> {
         args: skill.args,
       })),
       warnings: catalogue.warnings.map((warning) => ({ message: warning.message })),
-    });
+    };
+    return context.json(list);
   });
   app.get('/tools', async (context) => {
     const agent = await services.agent(context.req.query('agent'));
-    return context.json({
+    const list: ToolListJson = {
       agent: agent.definition.name,
-      tools: agent.tools.all().map((tool) => ({
-        name: tool.name,
-        description: tool.description,
-        permission: tool.permission,
-        loaded: agent.tools.isLoaded(tool.name),
-      })),
-    });
+      tools: agent.tools.all().map((tool) => {
+        const source = agent.tools.sourceOf(tool.name);
+        return {
+          name: tool.name,
+          description: tool.description,
+          permission: tool.permission,
+          loaded: agent.tools.isLoaded(tool.name),
+          origin: toolOrigin(source),
+          source: source?.name ?? 'unknown',
+        };
+      }),
+    };
+    return context.json(list);
   });
   app.get('/providers', async (context) => context.json({ providers: providerKeyStates(await services.registry()) }));
   app.get('/models', async (context) => {

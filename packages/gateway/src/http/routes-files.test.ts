@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningGateway, startGateway } from '../gateway.js';
 import { createTestWorkspace, type TestWorkspace } from '../test/test-workspace.js';
+import type { FileListJson, WrittenFileJson } from './api-types/index.js';
 
 let current: TestWorkspace | undefined;
 let gateway: RunningGateway | undefined;
@@ -51,6 +52,52 @@ describe('files under root/', () => {
     expect((await fetch(`${url}/files/content?path=docs/b.txt`)).status).toBe(404);
   });
 
+  it('a save with ifMatch goes through only over the file as it was read; folders are created', async () => {
+    const { url, root } = await start();
+    await writeFile(join(root, 'notes.md'), 'v1');
+    const read = await fetch(`${url}/files/content?path=notes.md`);
+    const etag = read.headers.get('etag');
+    expect(etag).toMatch(/^"sha256-/);
+    expect(await read.text()).toBe('v1');
+    const saved = await fetch(`${url}/files/content`, json({ path: 'notes.md', content: 'v2', ifMatch: etag }, 'PUT'));
+    expect(saved.status).toBe(200);
+    const written = (await saved.json()) as WrittenFileJson;
+    expect(written.etag).not.toBe(etag);
+    expect(written.etag).toBe((await fetch(`${url}/files/content?path=notes.md`)).headers.get('etag'));
+    // Someone else saved in between: the stale tag is refused and the file keeps their version.
+    await writeFile(join(root, 'notes.md'), 'theirs');
+    const stale = await fetch(
+      `${url}/files/content`,
+      json({ path: 'notes.md', content: 'v3', ifMatch: written.etag }, 'PUT'),
+    );
+    expect(stale.status).toBe(409);
+    expect(((await stale.json()) as { error: { message: string } }).error.message).toContain(
+      'changed since you read it',
+    );
+    expect(await readFile(join(root, 'notes.md'), 'utf8')).toBe('theirs');
+    const create = (ifMatch: string) =>
+      fetch(`${url}/files/content`, json({ path: 'new.md', content: 'n', ifMatch }, 'PUT'));
+    expect((await create('absent')).status).toBe(201);
+    expect((await create('absent')).status).toBe(409);
+    // Two saves from the same read: exactly one wins.
+    const tag = (await fetch(`${url}/files/content?path=new.md`)).headers.get('etag') ?? '';
+    const both = await Promise.all(
+      ['a', 'b'].map((content) =>
+        fetch(`${url}/files/content`, json({ path: 'new.md', content, ifMatch: tag }, 'PUT')),
+      ),
+    );
+    expect(both.map((response) => response.status).sort()).toEqual([200, 409]);
+
+    const folder = await fetch(`${url}/files/folder`, json({ path: 'drafts/2026' }));
+    expect(folder.status).toBe(201);
+    expect(((await folder.json()) as { path: string }).path).toBe('drafts/2026');
+    const listing = (await (await fetch(`${url}/files?path=drafts`)).json()) as FileListJson;
+    expect(listing.entries).toEqual([expect.objectContaining({ name: '2026', type: 'directory' })]);
+    expect((await fetch(`${url}/files/folder`, json({ path: 'drafts/2026' }))).status).toBe(409);
+    expect((await fetch(`${url}/files/folder`, json({ path: '../outside-folder' }))).status).toBe(403);
+    expect((await fetch(`${url}/files/folder`, json({ path: '' }))).status).toBe(400);
+  });
+
   it('refuses every way out of root/ and every secret, whatever the spelling', async () => {
     const { url, root, dir } = await start();
     await writeFile(join(dir, 'outside.txt'), 'OUTSIDE-SECRET');
@@ -80,6 +127,7 @@ describe('files under root/', () => {
       expect(`${body.path} ${response.status}`).toBe(`${body.path} 403`);
     }
     expect((await fetch(`${url}/files/move`, json({ from: '../outside.txt', to: 'stolen.txt' }))).status).toBe(403);
+    expect((await fetch(`${url}/files/folder`, json({ path: 'sub/escape/made' }))).status).toBe(403);
     expect((await fetch(`${url}/files?path=..`, { method: 'DELETE' })).status).toBe(403);
     expect((await fetch(`${url}/files?path=.`, { method: 'DELETE' })).status).toBe(403);
     expect(await readFile(join(dir, 'outside.txt'), 'utf8')).toBe('OUTSIDE-SECRET');

@@ -3,9 +3,11 @@ import { dirname } from 'node:path';
 import { checkPath, createPathPolicy, type PathAccess, type PathPolicy } from '@boxagnts/wasm-tools';
 import { Hono } from 'hono';
 import { GatewayError } from '../gateway-error.js';
+import type { CreateFolderJson, FileListJson, MoveFileJson, WrittenFileJson } from './api-types/index.js';
+import { etagOf, preconditionProblem } from './file-etag.js';
 import type { GatewayEnv, GatewayServices } from './gateway-env.js';
 import { readJsonBody } from './read-body.js';
-import { moveFileSchema, writeFileSchema } from './schemas.js';
+import { createFolderSchema, moveFileSchema, writeFileSchema } from './schemas.js';
 
 /** Largest file `GET /files/content` returns (bytes). */
 export const MAX_FILE_READ_BYTES = 20 * 1024 * 1024;
@@ -24,6 +26,16 @@ async function resolvePath(policy: PathPolicy, path: string | undefined, access:
   return check.path;
 }
 
+/** Runs file writes one at a time (a conditional save's check and write must not interleave with another write). */
+class WriteQueue {
+  private last: Promise<unknown> = Promise.resolve();
+  run<T>(write: () => Promise<T>): Promise<T> {
+    const next = this.last.then(write, write);
+    this.last = next.catch(() => undefined);
+    return next;
+  }
+}
+
 function missing(path: string): GatewayError {
   return new GatewayError({ reason: 'not-found', message: `No file or folder "${path}" under root/.` });
 }
@@ -36,6 +48,7 @@ function missing(path: string): GatewayError {
 export function fileRoutes(services: GatewayServices): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
   const policy = () => createPathPolicy({ root: services.workspace.paths.root });
+  const writes = new WriteQueue();
   app.get('/files', async (context) => {
     const path = context.req.query('path') ?? '.';
     const resolved = await resolvePath(policy(), path, 'read');
@@ -46,7 +59,7 @@ export function fileRoutes(services: GatewayServices): Hono<GatewayEnv> {
         message: `"${path}" is not a folder: read it with GET /files/content.`,
       });
     });
-    const list = [];
+    const list: FileListJson['entries'] = [];
     for (const entry of entries) {
       const child = resolved.relative === '.' ? entry.name : `${resolved.relative}/${entry.name}`;
       if (policy().isSecret(child)) continue;
@@ -60,7 +73,8 @@ export function fileRoutes(services: GatewayServices): Hono<GatewayEnv> {
       });
     }
     list.sort((a, b) => a.name.localeCompare(b.name));
-    return context.json({ path: resolved.relative, entries: list });
+    const listing: FileListJson = { path: resolved.relative, entries: list };
+    return context.json(listing);
   });
   app.get('/files/content', async (context) => {
     const path = context.req.query('path');
@@ -82,15 +96,31 @@ export function fileRoutes(services: GatewayServices): Hono<GatewayEnv> {
     return context.body(bytes, 200, {
       'content-type': 'application/octet-stream',
       'x-content-type-options': 'nosniff',
+      etag: etagOf(bytes),
+      'cache-control': 'no-store',
     });
   });
   app.put('/files/content', async (context) => {
     const body = await readJsonBody(context, writeFileSchema);
     const resolved = await resolvePath(policy(), body.path, 'write');
-    await mkdir(dirname(resolved.absolute), { recursive: true });
     const bytes = Buffer.from(body.content, body.encoding === 'base64' ? 'base64' : 'utf8');
-    await writeFile(resolved.absolute, bytes);
-    return context.json({ path: resolved.relative, size: bytes.length }, resolved.exists ? 200 : 201);
+    // Check and write in one turn of the queue, so two conditional saves cannot both pass the check.
+    const existed = await writes.run(async () => {
+      const current = await readFile(resolved.absolute).catch(() => undefined);
+      const ifMatch = body.ifMatch;
+      const problem = ifMatch === undefined ? undefined : preconditionProblem(ifMatch, current);
+      if (problem !== undefined) {
+        throw new GatewayError({
+          reason: 'conflict',
+          message: `"${body.path}" ${problem}: reload it and apply your change again (or save without ifMatch to overwrite).`,
+        });
+      }
+      await mkdir(dirname(resolved.absolute), { recursive: true });
+      await writeFile(resolved.absolute, bytes);
+      return current !== undefined;
+    });
+    const written: WrittenFileJson = { path: resolved.relative, size: bytes.length, etag: etagOf(bytes) };
+    return context.json(written, existed ? 200 : 201);
   });
   app.post('/files/upload', async (context) => {
     const form = await context.req.formData().catch(() => {
@@ -111,8 +141,9 @@ export function fileRoutes(services: GatewayServices): Hono<GatewayEnv> {
     const resolved = await resolvePath(policy(), target, 'write');
     await mkdir(dirname(resolved.absolute), { recursive: true });
     const bytes = Buffer.from(await file.arrayBuffer());
-    await writeFile(resolved.absolute, bytes);
-    return context.json({ path: resolved.relative, size: bytes.length }, 201);
+    await writes.run(() => writeFile(resolved.absolute, bytes));
+    const written: WrittenFileJson = { path: resolved.relative, size: bytes.length, etag: etagOf(bytes) };
+    return context.json(written, 201);
   });
   app.post('/files/move', async (context) => {
     const body = await readJsonBody(context, moveFileSchema);
@@ -133,7 +164,21 @@ export function fileRoutes(services: GatewayServices): Hono<GatewayEnv> {
     }
     await mkdir(dirname(to.absolute), { recursive: true });
     await rename(from.absolute, to.absolute);
-    return context.json({ from: from.relative, to: to.relative });
+    const moved: MoveFileJson = { from: from.relative, to: to.relative };
+    return context.json(moved);
+  });
+  app.post('/files/folder', async (context) => {
+    const body = await readJsonBody(context, createFolderSchema);
+    const resolved = await resolvePath(policy(), body.path, 'write');
+    if (resolved.exists) {
+      throw new GatewayError({
+        reason: 'conflict',
+        message: `"${body.path}" exists: pick another name.`,
+      });
+    }
+    await mkdir(resolved.absolute, { recursive: true });
+    const created: CreateFolderJson = { path: resolved.relative };
+    return context.json(created, 201);
   });
   app.delete('/files', async (context) => {
     const path = context.req.query('path');

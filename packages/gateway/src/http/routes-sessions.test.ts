@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningGateway, startGateway } from '../gateway.js';
 import { createTestWorkspace, type TestWorkspace } from '../test/test-workspace.js';
+import type { SessionDetailJson, ToolListJson } from './api-types/index.js';
 
 let current: TestWorkspace | undefined;
 let gateway: RunningGateway | undefined;
@@ -57,14 +58,73 @@ describe('sessions over HTTP', () => {
     expect(((await badFork.json()) as { error: { issues: { path: string }[] } }).error.issues[0]?.path).toBe('atSeq');
   });
 
+  it('a session names its forks and sub-agent sessions, and which agent call started each; a sub-agent session opens by its encoded id', async () => {
+    const usage = { input: 10, output: 5 };
+    current = await createTestWorkspace(
+      {
+        steps: [
+          {
+            content: [{ type: 'tool_call', name: 'agent', input: { description: 'look', prompt: 'Look around.' } }],
+            usage,
+          },
+          { text: 'child answer', usage },
+          { text: 'parent answer', usage },
+        ],
+      },
+      { permissions: { allow: ['agent'] } },
+    );
+    gateway = await startGateway({ workspace: current.workspace, port: 0 });
+    const url = gateway.url;
+    const run = (await (
+      await fetch(`${url}/sessions/parent/runs`, json({ input: 'Delegate a look', mode: 'wait' }))
+    ).json()) as { status: string };
+    expect(run.status).toBe('completed');
+    const fork = (await (
+      await fetch(`${url}/sessions/parent/fork`, json({ atSeq: 2, title: 'At the call' }))
+    ).json()) as {
+      id: string;
+    };
+    const detail = (await (await fetch(`${url}/sessions/parent`)).json()) as SessionDetailJson;
+    const call = detail.messages
+      .flatMap((entry) => (typeof entry.message.content === 'string' ? [] : entry.message.content))
+      .find((block) => block.type === 'tool_use');
+    expect(call?.type).toBe('tool_use');
+    const callId = (call as { id: string }).id;
+    expect(detail.subAgentSessions).toEqual({ [callId]: 'parent/agent-1-1' });
+    expect(detail.children.map((child) => [child.id, child.kind]).sort()).toEqual(
+      [
+        [fork.id, 'fork'],
+        ['parent/agent-1-1', 'sub-agent'],
+      ].sort(),
+    );
+    const child = (await (
+      await fetch(`${url}/sessions/${encodeURIComponent('parent/agent-1-1')}`)
+    ).json()) as SessionDetailJson;
+    expect(child.session).toMatchObject({ id: 'parent/agent-1-1', kind: 'sub-agent', parentSessionId: 'parent' });
+    expect(child.messages[0]?.message.content).toBe('Look around.');
+    const forked = (await (await fetch(`${url}/sessions/${fork.id}`)).json()) as SessionDetailJson;
+    expect(forked.messages.map((entry) => entry.seq)).toEqual([1, 2]);
+    expect(forked.messages.map((entry) => entry.message)).toEqual(
+      detail.messages.slice(0, 2).map((entry) => entry.message),
+    );
+  });
+
   it('lists agents, tools, providers (never the key), models with prices, usage and the masked config', async () => {
     current = await createTestWorkspace({ steps: [] });
     gateway = await startGateway({ workspace: current.workspace, port: 0 });
     const url = gateway.url;
     const agents = (await (await fetch(`${url}/agents`)).json()) as { agents: { name: string }[] };
     expect(agents.agents.map((agent) => agent.name)).toEqual(expect.arrayContaining(['build', 'plan', 'explore']));
-    const tools = (await (await fetch(`${url}/tools?agent=plan`)).json()) as { tools: { name: string }[] };
+    const tools = (await (await fetch(`${url}/tools?agent=plan`)).json()) as ToolListJson;
     expect(tools.tools.map((tool) => tool.name)).toContain('read');
+    // Each tool says where it comes from: the sandbox's tools are components, the native ones built in.
+    expect(tools.tools.find((tool) => tool.name === 'read')).toMatchObject({ origin: 'component', source: 'sandbox' });
+    const native = tools.tools.filter((tool) => tool.source === 'native');
+    expect(native.length).toBeGreaterThan(0);
+    expect(native.every((tool) => tool.origin === 'built-in')).toBe(true);
+    expect(
+      tools.tools.every((tool) => ['built-in', 'component', 'mcp', 'plugin', 'custom'].includes(tool.origin)),
+    ).toBe(true);
     const providers = (await (await fetch(`${url}/providers`)).json()) as {
       providers: { id: string; configured: boolean; credentialSource: string }[];
     };

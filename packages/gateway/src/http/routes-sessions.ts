@@ -1,5 +1,12 @@
 import { Hono } from 'hono';
 import { GatewayError } from '../gateway-error.js';
+import type {
+  SessionDetailJson,
+  SessionJson,
+  SessionListJson,
+  SessionSearchJson,
+  StoredMessageJson,
+} from './api-types/index.js';
 import type { GatewayEnv, GatewayServices } from './gateway-env.js';
 import { parseWith, readJsonBody } from './read-body.js';
 import {
@@ -10,6 +17,7 @@ import {
   searchQuerySchema,
 } from './schemas.js';
 import { storeCall } from './store-call.js';
+import { linkSubAgentSessions } from './sub-agent-links.js';
 
 /** Sessions: list, create, load, rename, fork, delete, search, export and import (JSONL). */
 export function sessionRoutes(services: GatewayServices): Hono<GatewayEnv> {
@@ -23,7 +31,8 @@ export function sessionRoutes(services: GatewayServices): Hono<GatewayEnv> {
   };
   app.get('/sessions', async (context) => {
     const query = parseWith(listQuerySchema, context.req.query(), 'query');
-    return context.json({ sessions: await sessions().list(query) });
+    const list: SessionListJson = { sessions: await sessions().list(query) };
+    return context.json(list);
   });
   app.post('/sessions', async (context) => {
     const body = await readJsonBody(context, createSessionSchema);
@@ -38,23 +47,32 @@ export function sessionRoutes(services: GatewayServices): Hono<GatewayEnv> {
   app.get('/sessions/search', async (context) => {
     const query = parseWith(searchQuerySchema, context.req.query(), 'query');
     const options = { limit: query.limit, ...(query.sessionId === undefined ? {} : { sessionId: query.sessionId }) };
-    return context.json({ hits: await storeCall(() => sessions().search(query.q, options)) });
+    const found: SessionSearchJson = { hits: await storeCall(() => sessions().search(query.q, options)) };
+    return context.json(found);
   });
   app.post('/sessions/import', async (context) => {
     const text = await context.req.text();
     const id = context.req.query('id');
-    return context.json(await storeCall(() => sessions().importJsonl(text, id === undefined ? {} : { id })), 201);
+    const imported: SessionJson = await storeCall(() => sessions().importJsonl(text, id === undefined ? {} : { id }));
+    return context.json(imported, 201);
   });
   app.get('/sessions/:id', async (context) => {
     const record = await requireSession(context.req.param('id'));
-    const entries = await sessions().load(record.id);
-    return context.json({ session: record, messages: entries });
+    const [entries, children] = await Promise.all([sessions().load(record.id), sessions().children(record.id)]);
+    const detail: SessionDetailJson = {
+      session: record,
+      messages: entries as StoredMessageJson[],
+      children,
+      subAgentSessions: linkSubAgentSessions(entries, children),
+    };
+    return context.json(detail);
   });
   app.patch('/sessions/:id', async (context) => {
     const body = await readJsonBody(context, renameSessionSchema);
     const record = await requireSession(context.req.param('id'));
     await storeCall(() => sessions().rename(record.id, body.title));
-    return context.json(await requireSession(record.id));
+    const renamed: SessionJson = await requireSession(record.id);
+    return context.json(renamed);
   });
   app.delete('/sessions/:id', async (context) => {
     const record = await requireSession(context.req.param('id'));
@@ -65,7 +83,8 @@ export function sessionRoutes(services: GatewayServices): Hono<GatewayEnv> {
     const body = await readJsonBody(context, forkSessionSchema);
     const record = await requireSession(context.req.param('id'));
     const options = body.title === undefined ? {} : { title: body.title };
-    return context.json(await storeCall(() => sessions().fork(record.id, body.atSeq, options)), 201);
+    const fork: SessionJson = await storeCall(() => sessions().fork(record.id, body.atSeq, options));
+    return context.json(fork, 201);
   });
   app.get('/sessions/:id/export', async (context) => {
     const record = await requireSession(context.req.param('id'));

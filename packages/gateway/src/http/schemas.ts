@@ -71,7 +71,11 @@ export const writeFileSchema = z.strictObject({
   path: z.string().min(1).max(4096),
   content: z.string().max(50_000_000),
   encoding: z.enum(['utf8', 'base64']).optional(),
+  /** The `ETag` the client read (or `absent`): the write is refused with a conflict when the file is not that one now. */
+  ifMatch: z.string().min(1).max(200).optional(),
 });
+/** `POST /files/folder`. */
+export const createFolderSchema = z.strictObject({ path: z.string().min(1).max(4096) });
 export const moveFileSchema = z.strictObject({
   from: z.string().min(1).max(4096),
   to: z.string().min(1).max(4096),

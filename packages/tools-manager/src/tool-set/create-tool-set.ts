@@ -74,7 +74,7 @@ export async function createToolSet(options: ToolSetOptions): Promise<ToolSet> {
   const roots = options.roots ?? [];
   checkHookLocations(hooks, roots);
   const selected = new Set<string>();
-  let assembly: Assembly = { inner: new Map(), guarded: new Map(), deferred: new Set() };
+  let assembly: Assembly = { inner: new Map(), guarded: new Map(), deferred: new Set(), sources: new Map() };
   let closed = false;
 
   const emit = (event: ToolSetEvent): void => {
