@@ -347,6 +347,8 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
     source: ComponentSource,
     loadOptions: LoadFunctionComponentOptions = {},
   ): Promise<AnyTool[]> {
+    // The first worker starts while the component is read, hashed and looked up.
+    pool.warm();
     const component = await prepare(source);
     if (component.kind !== 'function') throw notAFunctionComponent(component);
     pool.preload({ hash: component.hash, dir: component.dir, entry: component.entry });
@@ -388,6 +390,7 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
       manifestValue === undefined
         ? ((await readCommandManifest(wasmPath)) ?? knownBoxAgntsManifest(wasmPath))
         : parseCommandManifest(manifestValue, `the manifest given for ${basename(wasmPath)}`);
+    pool.warm();
     const component = await prepare({ path: wasmPath });
     if (component.kind !== 'command') {
       throw new ComponentRuntimeError(

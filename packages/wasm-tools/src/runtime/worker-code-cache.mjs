@@ -5,7 +5,6 @@
 // transpile cache and reuses in the next process. V8 checks the cache against the source, its
 // version and its flags, and ignores a stale one. When the glue does not have the expected shape
 // it is imported as the module it is. Plain JS: this file runs in the forked worker (worker.mjs).
-import { createHash, randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -24,11 +23,20 @@ const __boxagntsPromising = typeof WebAssembly.promising === 'function'
   ? WebAssembly.promising
   : () => { throw __boxagntsNoJspi; };`;
 
+/**
+ * 64-bit FNV-1a of a string, as hex: names cache files only (V8 itself checks a cache against its
+ * version, flags and source), and node:crypto would cost a new worker ~10 ms to load.
+ */
+function nameHash(text) {
+  let hash = 0xcbf29ce484222325n;
+  for (let index = 0; index < text.length; index++) {
+    hash = BigInt.asUintN(64, (hash ^ BigInt(text.charCodeAt(index))) * 0x100000001b3n);
+  }
+  return hash.toString(16).padStart(16, '0');
+}
+
 /** Cache files are per Node version and worker flags, so runtimes with other limits keep their own. */
-const CACHE_SUFFIX = createHash('sha256')
-  .update(`${process.version}\0${process.versions.v8}\0${process.execArgv.join('\0')}`)
-  .digest('hex')
-  .slice(0, 16);
+const CACHE_SUFFIX = nameHash(`${process.version}\0${process.versions.v8}\0${process.execArgv.join('\0')}`);
 
 /** The glue as a function expression returning `instantiate`, or undefined when it has another shape. */
 function asScript(source, url) {
@@ -45,13 +53,34 @@ function asScript(source, url) {
 }
 
 async function writeAtomic(path, bytes) {
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const temp = `${path}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}.tmp`;
   try {
     await writeFile(temp, bytes);
     await rename(temp, path);
   } catch {
     await rm(temp, { force: true });
   }
+}
+
+/** The wrapping's version: a script kept beside the glue by another version of asScript is not reused. */
+const SCRIPT_FORMAT = 'script-v1';
+
+/**
+ * The glue as a script (see asScript), kept beside it: wrapping means several regular
+ * expressions over 0.8 MB and as many copies of it, 10-20 ms and most of a new worker's garbage
+ * (seconds on a busy machine), on every start. The first line names the glue's URL (it is baked
+ * into the script), so a copied cache folder wraps again. A new one is written at once (not
+ * after the call like V8's cache): a worker may be killed soon after its first call.
+ */
+async function wrappedScript(path, url) {
+  const scriptPath = `${path}.${SCRIPT_FORMAT}.js`;
+  const header = `// ${url}\n`;
+  const kept = await readFile(scriptPath, 'utf8').catch(() => undefined);
+  if (kept?.startsWith(header)) return kept;
+  const wrapped = asScript(await readFile(path, 'utf8'), url);
+  if (wrapped === undefined) return undefined;
+  await writeAtomic(scriptPath, header + wrapped);
+  return header + wrapped;
 }
 
 /**
@@ -62,14 +91,15 @@ async function writeAtomic(path, bytes) {
 export async function loadGlue(dir, entry) {
   const path = join(dir, entry);
   const url = pathToFileURL(path).href;
-  const source = await readFile(path, 'utf8');
-  const wrapped = asScript(source, url);
+  const cachePath = `${path}.${CACHE_SUFFIX}.v8-cache`;
+  const [wrapped, cachedData] = await Promise.all([
+    wrappedScript(path, url),
+    readFile(cachePath).catch(() => undefined),
+  ]);
   if (wrapped === undefined) {
     const module = await import(url);
     return { instantiate: module.instantiate, saveCodeCache: async () => {} };
   }
-  const cachePath = `${path}.${CACHE_SUFFIX}.v8-cache`;
-  const cachedData = await readFile(cachePath).catch(() => undefined);
   const script = new Script(wrapped, { filename: url, ...(cachedData === undefined ? {} : { cachedData }) });
   const stale = cachedData === undefined || script.cachedDataRejected === true;
   const instantiate = script.runInThisContext()();

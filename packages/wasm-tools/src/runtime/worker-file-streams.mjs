@@ -1,8 +1,9 @@
 // File and folder streams, stat records and error codes for worker-filesystem.mjs: synchronous `fs` calls
-// behind the shim's own stream classes (the transpiled glue checks `instanceof` against them).
+// behind the stream classes of the instance's wasi:io (the worker's own, worker-wasi.mjs, or the
+// shim's: the transpiled glue checks `instanceof` against the classes of its import object).
 // Plain JS: this file runs in the forked worker (see worker.mjs).
 import { readSync, writeSync } from 'node:fs';
-import { clocks, io } from '@bytecodealliance/preview2-shim';
+import { ownWasi } from './worker-wasi.mjs';
 
 const MAX_STREAM_READ = 1024 * 1024;
 const symbolDispose = Symbol.dispose ?? Symbol.for('dispose');
@@ -89,107 +90,117 @@ export function toStat(stats) {
   };
 }
 
-function streamFailure(error) {
-  return { tag: 'last-operation-failed', val: new io.error.Error(error) };
-}
+const streamClasses = new WeakMap();
 
-function readyPollable() {
-  return clocks.monotonicClock.subscribeDuration(0n);
-}
+/**
+ * The file stream classes on top of one wasi:io (`{ io, clocks }` in the shim's namespace shapes),
+ * made once per wasi:io. Default: the worker's own.
+ */
+export function fileStreamClasses(wasi = ownWasi) {
+  const known = streamClasses.get(wasi.io);
+  if (known !== undefined) return known;
+  const { io, clocks } = wasi;
+  const streamFailure = (error) => ({ tag: 'last-operation-failed', val: new io.error.Error(error) });
+  const readyPollable = () => clocks.monotonicClock.subscribeDuration(0n);
 
-/** Reads a file from an offset on; `closed` at its end. Holds its own reference to the fd. */
-export class FileInputStream extends io.streams.InputStream {
-  constructor(handle, offset) {
-    super();
-    this.handle = handle;
-    this.position = offset;
-    this.done = false;
-    leaked.register(this, handle, this);
-  }
-  read(length) {
-    if (this.done) throw { tag: 'closed' };
-    const buffer = new Uint8Array(Math.min(Number(length), MAX_STREAM_READ));
-    let count;
-    try {
-      count = readSync(this.handle.fd, buffer, 0, buffer.length, this.position);
-    } catch (error) {
-      throw streamFailure(error);
+  /** Reads a file from an offset on; `closed` at its end. Holds its own reference to the fd. */
+  class FileInputStream extends io.streams.InputStream {
+    constructor(handle, offset) {
+      super();
+      this.handle = handle;
+      this.position = offset;
+      this.done = false;
+      leaked.register(this, handle, this);
     }
-    if (count === 0 && buffer.length > 0) throw { tag: 'closed' };
-    this.position += count;
-    return buffer.subarray(0, count);
-  }
-  blockingRead(length) {
-    return this.read(length);
-  }
-  skip(length) {
-    return BigInt(this.read(length).length);
-  }
-  blockingSkip(length) {
-    return BigInt(this.read(length).length);
-  }
-  subscribe() {
-    return readyPollable();
-  }
-  [symbolDispose]() {
-    if (this.done) return;
-    this.done = true;
-    leaked.unregister(this);
-    this.handle.release();
-  }
-}
-
-/** Writes a file from an offset on (append streams start at the size). */
-export class FileOutputStream extends io.streams.OutputStream {
-  constructor(handle, offset) {
-    super();
-    this.handle = handle;
-    this.position = offset;
-    this.done = false;
-    leaked.register(this, handle, this);
-  }
-  checkWrite() {
-    if (this.done) throw { tag: 'closed' };
-    return WRITE_BUDGET;
-  }
-  write(bytes) {
-    if (this.done) throw { tag: 'closed' };
-    let offset = 0;
-    try {
-      while (offset < bytes.byteLength) {
-        offset += writeSync(this.handle.fd, bytes, offset, bytes.byteLength - offset, this.position + offset);
+    read(length) {
+      if (this.done) throw { tag: 'closed' };
+      const buffer = new Uint8Array(Math.min(Number(length), MAX_STREAM_READ));
+      let count;
+      try {
+        count = readSync(this.handle.fd, buffer, 0, buffer.length, this.position);
+      } catch (error) {
+        throw streamFailure(error);
       }
-    } catch (error) {
-      throw streamFailure(error);
+      if (count === 0 && buffer.length > 0) throw { tag: 'closed' };
+      this.position += count;
+      return buffer.subarray(0, count);
     }
-    this.position += offset;
+    blockingRead(length) {
+      return this.read(length);
+    }
+    skip(length) {
+      return BigInt(this.read(length).length);
+    }
+    blockingSkip(length) {
+      return BigInt(this.read(length).length);
+    }
+    subscribe() {
+      return readyPollable();
+    }
+    [symbolDispose]() {
+      if (this.done) return;
+      this.done = true;
+      leaked.unregister(this);
+      this.handle.release();
+    }
   }
-  blockingWriteAndFlush(bytes) {
-    this.write(bytes);
+
+  /** Writes a file from an offset on (append streams start at the size). */
+  class FileOutputStream extends io.streams.OutputStream {
+    constructor(handle, offset) {
+      super();
+      this.handle = handle;
+      this.position = offset;
+      this.done = false;
+      leaked.register(this, handle, this);
+    }
+    checkWrite() {
+      if (this.done) throw { tag: 'closed' };
+      return WRITE_BUDGET;
+    }
+    write(bytes) {
+      if (this.done) throw { tag: 'closed' };
+      let offset = 0;
+      try {
+        while (offset < bytes.byteLength) {
+          offset += writeSync(this.handle.fd, bytes, offset, bytes.byteLength - offset, this.position + offset);
+        }
+      } catch (error) {
+        throw streamFailure(error);
+      }
+      this.position += offset;
+    }
+    blockingWriteAndFlush(bytes) {
+      this.write(bytes);
+    }
+    flush() {}
+    blockingFlush() {}
+    writeZeroes(length) {
+      this.write(new Uint8Array(Number(length)));
+    }
+    blockingWriteZeroesAndFlush(length) {
+      this.writeZeroes(length);
+    }
+    splice() {
+      throw { tag: 'closed' };
+    }
+    blockingSplice() {
+      throw { tag: 'closed' };
+    }
+    subscribe() {
+      return readyPollable();
+    }
+    [symbolDispose]() {
+      if (this.done) return;
+      this.done = true;
+      leaked.unregister(this);
+      this.handle.release();
+    }
   }
-  flush() {}
-  blockingFlush() {}
-  writeZeroes(length) {
-    this.write(new Uint8Array(Number(length)));
-  }
-  blockingWriteZeroesAndFlush(length) {
-    this.writeZeroes(length);
-  }
-  splice() {
-    throw { tag: 'closed' };
-  }
-  blockingSplice() {
-    throw { tag: 'closed' };
-  }
-  subscribe() {
-    return readyPollable();
-  }
-  [symbolDispose]() {
-    if (this.done) return;
-    this.done = true;
-    leaked.unregister(this);
-    this.handle.release();
-  }
+
+  const classes = { FileInputStream, FileOutputStream };
+  streamClasses.set(io, classes);
+  return classes;
 }
 
 /** Entries of an opened folder, one per call; closed when disposed (or collected). */

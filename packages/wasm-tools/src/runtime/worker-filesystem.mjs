@@ -33,14 +33,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { posix } from 'node:path';
-import {
-  convertFsError,
-  DirectoryEntryStream,
-  FileInputStream,
-  FileOutputStream,
-  lookupType,
-  toStat,
-} from './worker-file-streams.mjs';
+import { convertFsError, DirectoryEntryStream, fileStreamClasses, lookupType, toStat } from './worker-file-streams.mjs';
 import { openFlagsFor, resolveFullPath } from './worker-fs-paths.mjs';
 import { ANCHORED, anchor, createPathGuard, linkStaysInside, scanFolder, withAnchor } from './worker-path-guard.mjs';
 
@@ -102,8 +95,8 @@ export class Descriptor {
     if (state.handle !== null) leaked.register(this, state.handle, this);
   }
 
-  /** The descriptor of a preopened root folder. */
-  static preopen(hostPath, readOnly, policy) {
+  /** The descriptor of a preopened root folder; its file streams are `streams`' classes. */
+  static preopen(hostPath, readOnly, policy, streams = fileStreamClasses()) {
     const base = hostPath.endsWith('/') && hostPath.length > 1 ? hostPath.slice(0, -1) : hostPath;
     const guard = createPathGuard(realpathSync(base), policy ?? { protectedPaths: [], secretPaths: [] });
     return new Descriptor({
@@ -114,6 +107,7 @@ export class Descriptor {
       readOnly,
       preopen: true,
       guard,
+      streams,
     });
   }
 
@@ -156,14 +150,14 @@ export class Descriptor {
   readViaStream(offset) {
     if (this._state.preopen) throw 'is-directory';
     this.#fd();
-    return new FileInputStream(this._state.handle.retain(), Number(offset));
+    return new this._state.streams.FileInputStream(this._state.handle.retain(), Number(offset));
   }
 
   writeViaStream(offset) {
     this.#writable();
     if (this._state.preopen) throw 'is-directory';
     this.#fd();
-    return new FileOutputStream(this._state.handle.retain(), Number(offset));
+    return new this._state.streams.FileOutputStream(this._state.handle.retain(), Number(offset));
   }
 
   appendViaStream() {
@@ -381,6 +375,7 @@ export class Descriptor {
       readOnly: this._state.readOnly,
       preopen: false,
       guard,
+      streams: this._state.streams,
     });
   }
 
@@ -558,10 +553,12 @@ function renameChecked(guard, from, to) {
 /**
  * The `wasi:filesystem/types` and `wasi:filesystem/preopens` imports for one instance: `root`
  * (when given) preopened at `/`, read-only when asked, guarded by `policy` (the protected and
- * secret patterns of the host's path policy).
+ * secret patterns of the host's path policy). File streams are of `wasi`'s stream classes (the
+ * instance's wasi:io; default the worker's own, worker-wasi.mjs).
  */
-export function createFilesystemImports(root, readOnly, policy) {
-  const directories = root === undefined ? [] : [[Descriptor.preopen(root, readOnly, policy), '/']];
+export function createFilesystemImports(root, readOnly, policy, wasi) {
+  const streams = fileStreamClasses(wasi);
+  const directories = root === undefined ? [] : [[Descriptor.preopen(root, readOnly, policy, streams), '/']];
   return {
     types: {
       Descriptor,

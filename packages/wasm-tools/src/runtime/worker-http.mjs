@@ -10,7 +10,8 @@ import { createCapabilities } from './worker-capabilities.mjs';
 import { loadGlue } from './worker-code-cache.mjs';
 
 async function start(job) {
-  const capabilities = createCapabilities({
+  // No import list: the site server always uses the shim (its HTTP server speaks the shim's wasi:http).
+  const capabilities = await createCapabilities({
     root: job.root,
     readOnly: true,
     env: {},

@@ -3,78 +3,19 @@
 // of function components are cached per capability key (component, root, read-only, env, path policy) in a
 // small LRU, so warm calls skip the 25-85 ms instantiation. Guest globals persist on a warm
 // instance. Command components are instantiated fresh per call.
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { createCapabilities } from './worker-capabilities.mjs';
-import { loadGlue } from './worker-code-cache.mjs';
+import { loadComponent } from './worker-component-loader.mjs';
 
 const MAX_WARM_INSTANCES = 8;
 
-/** hash -> Promise<{ instantiate, saveCodeCache, compiled, getCoreModule }> */
-const components = new Map();
 /** capability key -> { exports, capabilities } (Map order = least recently used first) */
 const warm = new Map();
-
-function compileCoreModule(dir, name) {
-  return readFile(join(dir, name)).then((bytes) => WebAssembly.compile(bytes));
-}
-
-/**
- * Imports a component's JS glue and compiles its core modules, all at once: the compiles run on
- * V8's background threads while the 0.8 MB glue is parsed, instead of one after the other on
- * first use.
- */
-async function startLoading(component) {
-  const compiled = new Map();
-  const names = (await readdir(component.dir)).filter((name) => name.endsWith('.wasm'));
-  for (const name of names) {
-    const promise = compileCoreModule(component.dir, name);
-    promise.catch(() => {});
-    compiled.set(name, promise);
-  }
-  const glue = await loadGlue(component.dir, component.entry);
-  return {
-    instantiate: glue.instantiate,
-    saveCodeCache: glue.saveCodeCache,
-    compiled: () => Promise.all(compiled.values()),
-    getCoreModule(name) {
-      let promise = compiled.get(name);
-      if (promise === undefined) {
-        promise = compileCoreModule(component.dir, name);
-        compiled.set(name, promise);
-      }
-      return promise;
-    },
-  };
-}
-
-function loadComponent(component) {
-  let loaded = components.get(component.hash);
-  if (loaded === undefined) {
-    loaded = startLoading(component);
-    components.set(component.hash, loaded);
-    loaded.catch(() => components.delete(component.hash));
-  }
-  return loaded;
-}
-
-/**
- * Loads a component before its first call: the glue is evaluated (from V8's code cache when
- * there is one) and the core modules compiled, so a call that comes later only instantiates.
- * Failures are left for the call to report.
- */
-export async function preloadComponent(component) {
-  try {
-    await (await loadComponent(component)).compiled();
-  } catch {
-    // The first call loads it again and reports what went wrong.
-  }
-}
 
 /** Creates a fresh instance of `job.component` with the job's capabilities. */
 export async function createInstance(job) {
   const loaded = await loadComponent(job.component);
-  const capabilities = createCapabilities({
+  const capabilities = await createCapabilities({
+    imports: loaded.imports,
     root: job.root,
     readOnly: job.readOnly,
     env: job.env,

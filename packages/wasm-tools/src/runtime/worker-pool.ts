@@ -44,6 +44,8 @@ interface PoolWorker {
   busy: boolean;
   /** Preload messages sent and not yet answered. */
   preloading: number;
+  /** Hashes of the components this worker was asked to preload. */
+  preloaded: Set<string>;
   warmKeys: string[];
   stderrTail: string;
   finish?: (outcome: WorkerOutcome) => void;
@@ -85,9 +87,11 @@ export function defaultWorkerPath(): string {
  * replacement on demand. Calls go to an idle worker that already holds their warm instance when
  * there is one.
  *
- * Start-up work is spread so the first call does not compete for the CPU: {@link preload} forks
- * one worker and has it compile the component before any call arrives; further workers are forked
- * when calls queue up, or once the pool is idle, and each compiles the preloaded components too.
+ * Start-up work is spread so the first call does not compete for the CPU: {@link warm} forks
+ * one worker as soon as a component starts loading and {@link preload} has it compile the
+ * component before any call arrives (the message waits in the channel while the process starts);
+ * further workers are forked when calls queue up, or once the pool is idle, and each compiles the
+ * preloaded components too.
  */
 export class WorkerPool {
   private readonly workers: PoolWorker[] = [];
@@ -147,10 +151,16 @@ export class WorkerPool {
   preload(component: ComponentRef): void {
     if (this.closed || this.preloads.has(component.hash)) return;
     this.preloads.set(component.hash, component);
-    for (const worker of this.workers) {
-      if (worker.ready) this.sendPreload(worker, component);
-    }
     if (this.workers.length === 0) this.spawn();
+    else for (const worker of this.workers) this.sendPreload(worker, component);
+  }
+
+  /**
+   * Forks the first worker now when there is none, so the process starts while the host is
+   * still reading and hashing a component it is about to {@link preload}.
+   */
+  warm(): void {
+    if (!this.closed && this.workers.length === 0) this.spawn();
   }
 
   /**
@@ -217,9 +227,15 @@ export class WorkerPool {
     return this.queue.length === 0 && !settling;
   }
 
+  /** Sends a preload once per worker, ready or not (a starting worker reads it when it can). */
   private sendPreload(worker: PoolWorker, component: ComponentRef): void {
+    if (worker.preloaded.has(component.hash) || !worker.child.connected) return;
+    worker.preloaded.add(component.hash);
     worker.preloading++;
-    worker.child.send({ type: 'preload', component });
+    worker.child.send({ type: 'preload', component }, (error) => {
+      // The channel closed first: the exit handler answers for this worker.
+      if (error !== null && error !== undefined) worker.preloading = Math.max(0, worker.preloading - 1);
+    });
   }
 
   private spawn(): void {
@@ -238,6 +254,7 @@ export class WorkerPool {
       started: false,
       busy: false,
       preloading: 0,
+      preloaded: new Set(),
       warmKeys: [],
       stderrTail: '',
     };
@@ -254,7 +271,6 @@ export class WorkerPool {
         worker.ready = true;
         worker.started = true;
         this.startupFailures = 0;
-        for (const component of this.preloads.values()) this.sendPreload(worker, component);
         this.pump();
       } else if (message.type === 'preloaded') {
         worker.preloading = Math.max(0, worker.preloading - 1);
@@ -291,6 +307,7 @@ export class WorkerPool {
     child.on('error', () => {
       // 'exit' follows and answers the call.
     });
+    for (const component of this.preloads.values()) this.sendPreload(worker, component);
   }
 
   private dispatch(worker: PoolWorker, pending: Pending): void {

@@ -4,104 +4,38 @@
 // runs one guest call at a time and answers over IPC. It is plain JavaScript on purpose: a forked
 // child cannot import TypeScript, and the same file runs from the sources and from the published
 // package. The host kills it on a deadline; a memory bomb or a crash ends only this process.
-import { GuestExit } from './worker-capabilities.mjs';
-import {
-  createInstance,
-  discardInstance,
-  preloadComponent,
-  runExport,
-  toolExport,
-  warmInstance,
-} from './worker-instances.mjs';
-import { capText } from './worker-output.mjs';
+//
+// Start-up order matters for the first call: this entry imports only the component loader, so a
+// preload that the host sent right after forking starts reading and compiling the component's
+// core modules (on V8's background threads) while the job code below is still being imported.
+import { preloadComponent } from './worker-component-loader.mjs';
 
-function failure(error, output) {
-  if (error instanceof GuestExit) {
-    return { ok: false, kind: 'exit', code: error.code, message: error.message, ...output };
-  }
-  if (error instanceof Error && !Object.hasOwn(error, 'payload')) {
-    return { ok: false, kind: 'trap', message: `${error.name}: ${error.message}`, ...output };
-  }
-  const payload = error instanceof Error ? error.payload : error;
-  return { ok: false, kind: 'component-error', message: String(payload), ...output };
-}
-
-function readOutput(captures) {
-  return { stdout: captures.stdout.text(), stderr: captures.stderr.text() };
-}
-
-async function describe(job) {
-  const { exports, key, capabilities } = await warmInstance(job);
-  const captures = capabilities.beginCall(job.maxOutputBytes);
-  try {
-    return { ok: true, descriptors: toolExport(exports).describe(), ...readOutput(captures) };
-  } catch (error) {
-    discardInstance(key);
-    return failure(error, readOutput(captures));
-  }
-}
-
-async function runFunction(job) {
-  const { exports, key, capabilities } = await warmInstance(job);
-  const captures = capabilities.beginCall(job.maxOutputBytes);
-  try {
-    const output = toolExport(exports).run(job.toolName, job.input);
-    return {
-      ok: true,
-      output: {
-        content: capText(String(output.content ?? ''), job.maxOutputBytes),
-        images: (output.images ?? []).map((image) => ({ mediaType: image.mediaType, data: image.data })),
-        isError: output.isError === true,
-        metadata: typeof output.metadata === 'string' ? capText(output.metadata, job.maxOutputBytes) : null,
-      },
-      ...readOutput(captures),
-    };
-  } catch (error) {
-    if (error instanceof Error && !Object.hasOwn(error, 'payload')) discardInstance(key);
-    if (error instanceof GuestExit) discardInstance(key);
-    return failure(error, readOutput(captures));
-  }
-}
-
-async function runCommand(job) {
-  const { exports, capabilities } = await createInstance(job);
-  const captures = capabilities.beginCall(job.maxOutputBytes);
-  try {
-    runExport(exports).run();
-    return { ok: true, status: 'ok', ...readOutput(captures) };
-  } catch (error) {
-    const result = failure(error, readOutput(captures));
-    if (result.kind === 'component-error') return { ok: true, status: 'err', ...readOutput(captures) };
-    return result;
-  }
-}
-
-async function handle(job) {
-  try {
-    if (job.kind === 'describe') return await describe(job);
-    if (job.kind === 'function') return await runFunction(job);
-    if (job.kind === 'command') return await runCommand(job);
-    return { ok: false, kind: 'host', message: `Unknown job kind ${job.kind}.` };
-  } catch (error) {
-    return { ok: false, kind: 'host', message: error instanceof Error ? error.message : String(error) };
-  }
-}
+const jobs = import('./worker-jobs.mjs');
 
 let queue = Promise.resolve();
 process.on('message', (message) => {
   if (message?.type === 'preload') {
-    // In the call queue, so a call that arrives meanwhile finds the component compiled.
+    // Started at once; answered in the call queue, so a call queued behind it finds it compiled.
+    const loading = preloadComponent(message.component);
     queue = queue.then(async () => {
-      await preloadComponent(message.component);
+      await loading;
       process.send({ type: 'preloaded' });
     });
     return;
   }
   if (message?.type !== 'call') return;
   queue = queue.then(async () => {
-    const outcome = await handle(message.job);
+    const outcome = await (await jobs).handle(message.job);
     await new Promise((resolve) => process.send({ type: 'result', id: message.id, outcome }, resolve));
   });
 });
 process.on('disconnect', () => process.exit(0));
-process.send({ type: 'ready' });
+// Ready once the job code is loaded; a worker that cannot load it dies before ready, which the
+// pool counts as a failed start.
+jobs.then(
+  () => process.send({ type: 'ready' }),
+  (error) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);
