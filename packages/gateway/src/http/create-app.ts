@@ -10,6 +10,7 @@ import { catalogRoutes } from './routes-catalog.js';
 import { fileRoutes } from './routes-files.js';
 import { runRoutes } from './routes-runs.js';
 import { sessionRoutes } from './routes-sessions.js';
+import { settingsRoutes } from './routes-settings.js';
 
 /** Receives one structured line per request and per failure; secrets are already masked. */
 export type GatewayLog = (entry: Record<string, unknown>) => void;
@@ -100,6 +101,7 @@ export function createGatewayApp(options: GatewayAppOptions): Hono<GatewayEnv> {
     runRoutes(services),
     fileRoutes(services),
     catalogRoutes(services),
+    settingsRoutes(services, options.guard.tokens),
     ...(options.extraRoutes ?? []),
     ...(dashboard === false ? [] : [dashboardRoutes(dashboard)]),
   ]) {

@@ -3,7 +3,13 @@ import { loadSkills } from '@boxagnts/tools';
 import { Hono } from 'hono';
 import { workspaceSkillFolders } from '../agent/skill-folders.js';
 import { providerKeyStates } from '../agent/workspace-providers.js';
-import type { AgentListJson, SkillListJson, ToolListJson } from './api-types/index.js';
+import type {
+  AgentListJson,
+  McpServerListJson,
+  SkillListJson,
+  ToolListJson,
+  UsageReportJson,
+} from './api-types/index.js';
 import type { GatewayEnv, GatewayServices } from './gateway-env.js';
 import { maskConfig } from './mask-config.js';
 import { parseWith } from './read-body.js';
@@ -88,7 +94,7 @@ export function catalogRoutes(services: GatewayServices): Hono<GatewayEnv> {
       ...(query.since === undefined ? {} : { since: query.since }),
       ...(query.until === undefined ? {} : { until: query.until }),
     };
-    return context.json({
+    return context.json<UsageReportJson>({
       groupBy: query.groupBy,
       rows: await services.workspace.store.usage.report(query.groupBy, range),
     });
@@ -96,7 +102,7 @@ export function catalogRoutes(services: GatewayServices): Hono<GatewayEnv> {
   app.get('/config', (context) => context.json({ config: maskConfig(services.workspace.config) }));
   app.get('/mcp-servers', async (context) => {
     const agent = await services.agent();
-    return context.json({ servers: agent.mcpServers.map((server) => server.status()) });
+    return context.json<McpServerListJson>({ servers: agent.mcpServers.map((server) => server.status()) });
   });
   return app;
 }

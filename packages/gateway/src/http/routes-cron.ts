@@ -4,6 +4,13 @@ import { z } from 'zod';
 import type { CronScheduler } from '../cron/cron-scheduler.js';
 import { ScheduleCache } from '../cron/schedule-cache.js';
 import { GatewayError } from '../gateway-error.js';
+import type {
+  CronJobJson,
+  CronJobListJson,
+  CronNextRunsJson,
+  CronRunEntryJson,
+  CronRunListJson,
+} from './api-types/index.js';
 import type { GatewayEnv, GatewayServices } from './gateway-env.js';
 import { parseWith, readJsonBody } from './read-body.js';
 import { gatewayErrorOfStoreError } from './store-call.js';
@@ -47,7 +54,7 @@ async function cronCall<T>(call: () => Promise<T>): Promise<T> {
 const schedules = new ScheduleCache();
 
 /** A job as the API shows it: its row, with the next occurrence computed now (none when disabled). */
-function withNextRun(job: CronJob, now: number): CronJob & { nextRunAt?: number } {
+function withNextRun(job: CronJob, now: number): CronJobJson {
   const { nextRunAt: _stale, ...rest } = job;
   if (!job.enabled) return rest;
   const next = schedules.get(job.cron, job.timezone).next(now);
@@ -77,7 +84,7 @@ export function cronRoutes(services: GatewayServices, scheduler: CronScheduler |
   app.get('/cron/jobs', async (context) => {
     const jobs = await cronCall(() => cron().list());
     const at = now();
-    return context.json({ jobs: jobs.map((entry) => withNextRun(entry, at)) });
+    return context.json<CronJobListJson>({ jobs: jobs.map((entry) => withNextRun(entry, at)) });
   });
   app.post('/cron/jobs', async (context) => {
     const body = await readJsonBody(context, anyObject);
@@ -88,7 +95,9 @@ export function cronRoutes(services: GatewayServices, scheduler: CronScheduler |
     const body = await readJsonBody(context, previewSchema);
     const spec = { cron: body.cron, ...(body.timezone === undefined ? {} : { timezone: body.timezone }) };
     const after = body.after === undefined ? now() : Date.parse(body.after);
-    return context.json({ runs: await cronCall(() => cron().nextRuns(spec, body.count ?? 5, { after })) });
+    return context.json<CronNextRunsJson>({
+      runs: await cronCall(() => cron().nextRuns(spec, body.count ?? 5, { after })),
+    });
   });
   app.get('/cron/jobs/:id', async (context) => context.json(withNextRun(await job(context.req.param('id')), now())));
   app.patch('/cron/jobs/:id', async (context) => {
@@ -114,7 +123,7 @@ export function cronRoutes(services: GatewayServices, scheduler: CronScheduler |
     const query = parseWith(countQuerySchema, context.req.query(), 'query');
     const current = await job(context.req.param('id'));
     const after = query.after === undefined ? now() : Date.parse(query.after);
-    return context.json({
+    return context.json<CronNextRunsJson>({
       timezone: current.timezone,
       runs: await cronCall(() => cron().nextRuns(current.id, query.count ?? 5, { after })),
     });
@@ -126,7 +135,7 @@ export function cronRoutes(services: GatewayServices, scheduler: CronScheduler |
       ...(query.limit === undefined ? {} : { limit: query.limit }),
       ...(query.before === undefined ? {} : { before: query.before }),
     };
-    return context.json({ runs: await cronCall(() => cron().runs(current.id, options)) });
+    return context.json<CronRunListJson>({ runs: await cronCall(() => cron().runs(current.id, options)) });
   });
   app.post('/cron/jobs/:id/run', async (context) => {
     const current = await job(context.req.param('id'));
@@ -137,7 +146,7 @@ export function cronRoutes(services: GatewayServices, scheduler: CronScheduler |
       });
     }
     const entry = await cronCall(() => scheduler.runNow(current.id));
-    return context.json(entry, 202);
+    return context.json<CronRunEntryJson>(entry, 202);
   });
   return app;
 }

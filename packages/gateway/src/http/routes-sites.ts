@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { GatewayError } from '../gateway-error.js';
 import type { SitesHandler } from '../sites/sites-server.js';
+import type { SiteJson, SiteListJson } from './api-types/index.js';
 import type { GatewayEnv, GatewayServices } from './gateway-env.js';
 import { parseWith, readJsonBody } from './read-body.js';
 import { storeCall } from './store-call.js';
@@ -17,7 +18,7 @@ const authSchema = z.strictObject({ user: z.string().max(200), password: z.strin
 const deleteQuerySchema = z.strictObject({ keepFiles: z.enum(['true', 'false']).optional() });
 
 /** What the API says about a site: never a password or its hash, only whether a login is set and its user. */
-function siteView(services: GatewayServices, sites: SitesHandler | undefined, site: SiteInfo) {
+function siteView(services: GatewayServices, sites: SitesHandler | undefined, site: SiteInfo): SiteJson {
   const url = sites?.siteUrl(site.name);
   return {
     name: site.name,
@@ -46,7 +47,7 @@ export function sitesRoutes(services: GatewayServices, sitesHandler?: SitesHandl
     return site;
   };
   app.get('/sites', async (context) =>
-    context.json({
+    context.json<SiteListJson>({
       sites: (await storeCall(() => sites().list())).map((site) => siteView(services, sitesHandler, site)),
     }),
   );
