@@ -1,13 +1,16 @@
 import { linkAbortController } from '../../shared/abort.js';
 import type { AdapterSettings } from '../../shared/adapter-settings.js';
+import type { BatchSource } from '../../shared/batch-source.js';
+import { createChunkBatchSource } from '../../shared/chunk-batch-source.js';
 import { getSharedHttpAgent } from '../../shared/http-agent.js';
 import { createProviderFetch } from '../../shared/provider-fetch.js';
+import type { ByteStream } from '../../shared/read-event-stream.js';
 import { readJsonBody } from '../../shared/read-json-body.js';
 import { withRetries } from '../../shared/retry-policy.js';
 import { rememberSecret } from '../../shared/secret-registry.js';
 import { sendRequest } from '../../shared/send-request.js';
 import { type StreamResponse, sendStreamRequest } from '../../shared/send-stream-request.js';
-import { KEEP_ALIVE, streamWithRetries } from '../../shared/stream-with-retries.js';
+import { streamWithRetries } from '../../shared/stream-with-retries.js';
 import { createLlmError } from '../../spec/create-llm-error.js';
 import type { LlmCallOptions, LlmProvider, ModelInfo } from '../../spec/provider.js';
 import type { LlmRequest } from '../../spec/request.js';
@@ -163,7 +166,7 @@ export function createBedrockConverseProvider(settings: BedrockConverseSettings 
         })();
       }
       return streamWithRetries(
-        async function* (_attempt, signal) {
+        async (_attempt, signal) => {
           const body = JSON.stringify(buildBedrockRequest(request, { promptCaching: settings.promptCaching }));
           const response = await sendStream(runtimeUrl(modelPath(request.model, 'converse-stream')), {
             body,
@@ -172,7 +175,7 @@ export function createBedrockConverseProvider(settings: BedrockConverseSettings 
             accept: 'application/vnd.amazon.eventstream',
           });
           const requestId = response.headers['x-amzn-requestid'];
-          yield* mapEventStreamBody(response.body, {
+          return mapEventStreamBody(response.body, {
             providerId,
             model: request.model,
             requestId: Array.isArray(requestId) ? requestId[0] : requestId,
@@ -253,47 +256,41 @@ interface SendInit {
 
 /**
  * One ConverseStream body as batches of stream events, one array per network chunk: frames are
- * decoded and mapped synchronously, so a chunk costs one async hop however many events it holds.
+ * decoded and mapped synchronously inside the body's `data` callback (a push source for
+ * `streamWithRetries`), so a chunk costs no async hop of its own however many events it holds.
  * A chunk that completed a frame but produced no event (Bedrock sends no keep-alives, but an event
  * type this adapter does not show, such as one added later, is one in effect) yields the
- * {@link KEEP_ALIVE} batch, which restarts the stall timers.
+ * `KEEP_ALIVE` batch, which restarts the stall timers.
  * The body is always read to its end, even after the terminal event, so the keep-alive connection
  * goes back to the pool (the retry layer drains it in the background). Events decoded before a
- * corrupt or malformed frame are yielded before its error is thrown.
+ * corrupt or malformed frame are delivered before its error.
  */
-async function* mapEventStreamBody(
-  body: AsyncIterable<Uint8Array>,
-  context: BedrockStreamContext,
-): AsyncGenerator<readonly StreamEvent[], void, undefined> {
-  const frames = createEventStreamDecoder(context.providerId);
-  const mapper = createBedrockStreamMapper(context);
-  let batch: StreamEvent[] = [];
-  let framed = false;
-  const onFrame: EventStreamFrameHandler = (headers, bytes, start, end) => {
-    framed = true;
-    mapper.push(headers, bytes.toString('utf8', start, end), batch);
-  };
-  for await (const chunk of body) {
-    if (mapper.finished) continue;
-    try {
-      frames.push(chunk, onFrame);
-    } catch (error) {
-      if (batch.length > 0) yield batch;
-      throw error;
-    }
-    if (batch.length > 0) {
-      framed = false;
-      yield batch;
-      batch = [];
-    } else if (framed) {
-      framed = false;
-      yield KEEP_ALIVE;
-    }
-  }
-  if (mapper.finished) return;
-  frames.end();
-  mapper.end(batch);
-  if (batch.length > 0) yield batch;
+function mapEventStreamBody(body: ByteStream, context: BedrockStreamContext): BatchSource {
+  return createChunkBatchSource(body, () => {
+    const frames = createEventStreamDecoder(context.providerId);
+    const mapper = createBedrockStreamMapper(context);
+    let batch: StreamEvent[] = [];
+    let framed = false;
+    const onFrame: EventStreamFrameHandler = (headers, bytes, start, end) => {
+      framed = true;
+      mapper.push(headers, bytes.toString('utf8', start, end), batch);
+    };
+    return {
+      chunk(chunk, out) {
+        // After the terminal event the rest of the body is read (so the connection is reused) and dropped.
+        if (mapper.finished) return false;
+        batch = out;
+        framed = false;
+        frames.push(chunk as Uint8Array, onFrame);
+        return framed;
+      },
+      end(out) {
+        if (mapper.finished) return;
+        frames.end();
+        mapper.end(out);
+      },
+    };
+  });
 }
 
 function stallOption(settings: BedrockConverseSettings) {

@@ -50,8 +50,8 @@ async function* body(chunks: string[], log: string[]): AsyncGenerator<Uint8Array
   log.push('ended');
 }
 
-async function collect(chunks: string[], log: string[] = []): Promise<StreamEvent[][]> {
-  const batches: StreamEvent[][] = [];
+async function collect(chunks: string[], log: string[] = []): Promise<(readonly StreamEvent[])[]> {
+  const batches: (readonly StreamEvent[])[] = [];
   const mapper = new OllamaResponseMapper({ providerId: 'ollama', model: 'm', idToken: 'tok' });
   for await (const batch of readOllamaStream(body(chunks, log), mapper)) batches.push(batch);
   return batches;

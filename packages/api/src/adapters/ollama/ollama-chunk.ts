@@ -1,4 +1,7 @@
+import type { BatchSource } from '../../shared/batch-source.js';
+import { createChunkBatchSource } from '../../shared/chunk-batch-source.js';
 import { createNdjsonParser } from '../../shared/ndjson-parser.js';
+import type { ByteStream } from '../../shared/read-event-stream.js';
 import { isObject, isOptionalNumber, isOptionalString } from '../../shared/type-guards.js';
 import type { StreamEvent } from '../../spec/stream-event.js';
 import type { OllamaResponseMapper } from './ollama-stream.js';
@@ -20,34 +23,35 @@ export function toOllamaReply(value: unknown): OllamaChatResponse | undefined {
 /**
  * Reads a streamed `/api/chat` body (NDJSON) into stream events, one array per network chunk: the
  * bytes go through the shared NDJSON parser straight into the mapper, so the only async step per
- * network chunk is this generator's own (no per-line generator in between). A line that is not JSON,
+ * network chunk is one batch, pushed from the body's `data` callback under `streamWithRetries`. A line that is not JSON,
  * or not of the reply shape, is skipped; a stream that then never says `done` still fails as cut.
  * Reads the body to its end even after the `done` line, so the keep-alive connection is reused; only
  * after an `{error}` line does it stop (the caller drops the connection then anyway).
  */
-export async function* readOllamaStream(
-  body: AsyncIterable<Uint8Array>,
-  mapper: OllamaResponseMapper,
-): AsyncGenerator<StreamEvent[], void, undefined> {
-  let out: StreamEvent[] = [];
-  const parser = createNdjsonParser({
-    onValue(value) {
-      const reply = toOllamaReply(value);
-      if (reply !== undefined) mapper.push(reply, out);
-    },
+export function readOllamaStream(body: ByteStream, mapper: OllamaResponseMapper): BatchSource {
+  return createChunkBatchSource(body, () => {
+    let out: StreamEvent[] = [];
+    const parser = createNdjsonParser({
+      onValue(value) {
+        const reply = toOllamaReply(value);
+        if (reply !== undefined) mapper.push(reply, out);
+      },
+    });
+    return {
+      chunk(chunk, into) {
+        out = into;
+        parser.feed(chunk);
+        // NDJSON has no keep-alive frames: a chunk without events is just part of a line.
+        return false;
+      },
+      end(into) {
+        out = into;
+        parser.end();
+        mapper.end(true, out);
+      },
+      stopped: () => mapper.failed,
+    };
   });
-  for await (const chunk of body) {
-    parser.feed(chunk);
-    if (out.length > 0) {
-      const batch = out;
-      out = [];
-      yield batch;
-    }
-    if (mapper.failed) return;
-  }
-  parser.end();
-  mapper.end(true, out);
-  if (out.length > 0) yield out;
 }
 
 /** A line without `error` or tool calls whose known fields all have their schema type. */
