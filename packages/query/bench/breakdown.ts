@@ -64,10 +64,10 @@ function parts(): Part[] {
       perRun: 1,
       op: () => buildSystemPrompt({ toolNames: [TOOL_NAME], workingDirectory: process.cwd(), date: '2026-01-01' }),
     },
-    // Only a run with a caller signal or a timeout makes one; the everything-on run has neither.
+    // The everything-on run's caller makes one per run (its stop button).
     {
-      name: 'AbortController + signal (runs that can be cancelled)',
-      perRun: 0,
+      name: 'AbortController + signal (the caller of a cancellable run)',
+      perRun: 1,
       op: () => new AbortController().signal,
     },
     {

@@ -5,8 +5,11 @@ import type { Failure } from './measure-time.js';
 import { createHold, HISTORY_TOOL_TURNS, TASK_TOOL_TURNS } from './script.js';
 import { checkedRun, checkResult, describeError } from './verify.js';
 
-/** The model call (0-based turn) at which in-flight runs are held: after five tool turns. */
-export const HOLD_TURN = 5;
+/**
+ * The model call (0-based turn) at which in-flight runs are held: the 11th, the answer, after all
+ * ten tool turns, where a run holds the most (the whole history, every stored entry and usage record).
+ */
+export const HOLD_TURN = TASK_TOOL_TURNS;
 const WARMUP_IN_FLIGHT = 50;
 /** In-flight runs are started in this many equal steps, the heap measured after each. */
 const IN_FLIGHT_STEPS = 5;
@@ -91,7 +94,7 @@ async function inFlightPoints(candidate: Candidate, steps: number, perStep: numb
 
 /**
  * Heap held per in-flight run: runs of the 10-tool-turn task are started in steps and held inside
- * their sixth model call (five tool turns done); the heap after a full GC (machine code left out)
+ * their 11th model call (all ten tool turns done); the heap after a full GC (machine code left out)
  * is taken after each step, and the figure is the slope of heap over runs in flight, so one-time
  * allocations do not count. A small batch first warms up the code paths.
  */

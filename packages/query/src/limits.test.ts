@@ -173,8 +173,9 @@ describe('limits and control', () => {
     });
     expect(cancellable.outcome.reason).toBe('end_turn');
     expect(seen).toHaveLength(4);
-    // The run's own signal, the same for both calls of the run.
-    expect(seen[2]).toBeInstanceOf(AbortSignal);
+    // The caller's signal itself, the same for both calls of the run: with no timeout to add, the
+    // run makes no AbortController of its own.
+    expect(seen[2]).toBe(controller.signal);
     expect(seen[3]).toBe(seen[2]);
     expect(seen[2]?.aborted).toBe(false);
     // (That the caller's abort reaches a running call is the "cancelled during streaming" test.)
@@ -183,6 +184,46 @@ describe('limits and control', () => {
       [{ type: 'text', text: 'one' }],
       [{ type: 'text', text: 'two' }],
     ]);
+  });
+
+  it('with a caller signal and a timeout, either one stops a running tool', async () => {
+    harness = await startHarness({
+      steps: [{ content: [{ type: 'tool_call', name: 'wait_forever', input: {} }], usage }],
+      repeatLast: true,
+    });
+    const waitForever = defineTool({
+      name: 'wait_forever',
+      description: 'Waits until cancelled.',
+      inputSchema: z.object({}),
+      permission: 'execute',
+      execute: (_input, context) =>
+        new Promise((resolve) => context.signal.addEventListener('abort', () => resolve(textResult('stopped')))),
+    });
+    const options = (sessionId: string, signal: AbortSignal, timeoutMs: number) => ({
+      provider: harness?.provider as NonNullable<Harness>['provider'],
+      messages: [{ role: 'user' as const, content: 'wait' }],
+      tools: [waitForever],
+      toolContext: { root: harness?.root as string, sessionId },
+      config: { model: 'claude-sonnet-4-6', timeoutMs },
+      signal,
+    });
+    // The timeout fires first: the run's own controller (the caller's signal never aborts).
+    const timedOut = await collect(options('sig-t1', new AbortController().signal, 100));
+    expect(timedOut.outcome.reason).toBe('error');
+    expect(timedOut.outcome.reason === 'error' && timedOut.outcome.error).toContain('timeout');
+    // The caller aborts first: cancelled, not a timeout.
+    const caller = new AbortController();
+    const run = runQuery(options('sig-t2', caller.signal, 60_000));
+    let reason = '';
+    for (;;) {
+      const next = await run.next();
+      if (next.done) {
+        reason = next.value.reason;
+        break;
+      }
+      if (next.value.type === 'tool-start') setTimeout(() => caller.abort(), 20);
+    }
+    expect(reason).toBe('cancelled');
   });
 
   it('drains pending user messages into the history before the next call', async () => {

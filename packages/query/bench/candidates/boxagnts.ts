@@ -97,17 +97,18 @@ export const echoTool = defineTool({
 
 /**
  * @boxagnts/query's `runQueryToEnd` on the scripted provider. `allOn` switches on every mechanism
- * the goal is stated for: a session store, a USD budget, compaction, the tool-result budget, loop
+ * the goal is stated for: a session store, a USD budget, a caller's `AbortSignal` (a controller per
+ * run, as a caller with a stop button per request has), compaction, the tool-result budget, loop
  * detection, the catalogue's cost lookup (the model is priced there), every event consumed.
- * Without it the run has the defaults only (no store, no budget).
+ * Without it the run has the defaults only (no store, no budget, no signal).
  */
 export function boxagntsCandidate(allOn: boolean): Candidate {
   return {
     id: allOn ? 'boxagnts' : 'boxagnts:bare',
     kind: 'ours',
     description: allOn
-      ? '@boxagnts/query runQueryToEnd: memory session store, budgetUsd, compaction, tool-result budget, loop detection, catalogue cost, events counted'
-      : '@boxagnts/query runQueryToEnd with defaults only (no session store, no budget), events counted',
+      ? '@boxagnts/query runQueryToEnd: memory session store, budgetUsd, a caller AbortSignal, compaction, tool-result budget, loop detection, catalogue cost, events counted'
+      : '@boxagnts/query runQueryToEnd with defaults only (no session store, no budget, no signal), events counted',
     prepare(task: Task): PreparedTask {
       const provider = scriptedProvider(task);
       const maxTurns = task.toolTurns + 2;
@@ -124,6 +125,7 @@ export function boxagntsCandidate(allOn: boolean): Candidate {
                   tools: [echoTool],
                   toolContext: { root: process.cwd(), sessionId },
                   session: { store: createMemorySessionStore(), sessionId },
+                  signal: new AbortController().signal,
                   config: {
                     model: MODEL_ID,
                     maxTurns,
