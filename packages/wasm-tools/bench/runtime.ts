@@ -1,21 +1,27 @@
 // Benchmarks of the component runtime itself: the cold start of the first call (new runtime, new
-// worker process, component loaded from the transpile cache), a warm call of a trivial function
-// tool, and 8 concurrent calls on the default pool of 2 workers.
+// worker process, component loaded from the transpile cache) against a bare forked Node answering
+// one call (bench/fork-floor.ts), in alternating rounds; a warm call of a trivial function tool;
+// and 8 concurrent calls on the default pool of 2 workers.
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnyTool, ToolContext } from '@boxagnts/tools';
 import { createComponentRuntime } from '../src/runtime/component-runtime.js';
 import { buildJsComponent } from '../src/runtime/componentize.js';
+import { benchColdPhases, type ColdPhaseRow } from './cold-phases.js';
+import { forkFloor } from './fork-floor.js';
 
 /** One benchmark row, in milliseconds. */
 export interface RuntimeBenchRow {
   name: string;
   median: number;
   p99: number;
+  /** Median of the same run's baseline, where the row has one. */
+  baseline?: number;
 }
 
-const COLD_RUNS = 5;
+/** Enough for a p99 that is not just the worst of a handful (each run is a new process). */
+const COLD_RUNS = 30;
 const WARM_RUNS = 200;
 const BATCH_RUNS = 30;
 const CONCURRENT = 8;
@@ -33,8 +39,13 @@ function percentile(samples: number[], fraction: number): number {
   return Number((sorted[index] ?? 0).toFixed(3));
 }
 
-function row(name: string, samples: number[]): RuntimeBenchRow {
-  return { name, median: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
+function row(name: string, samples: number[], baseline?: number[]): RuntimeBenchRow {
+  return {
+    name,
+    median: percentile(samples, 0.5),
+    p99: percentile(samples, 0.99),
+    ...(baseline === undefined ? {} : { baseline: percentile(baseline, 0.5) }),
+  };
 }
 
 async function time(runs: number, work: () => Promise<unknown>): Promise<number[]> {
@@ -58,10 +69,11 @@ async function onlyTool(tools: AnyTool[]): Promise<AnyTool> {
 }
 
 /**
- * Measures the runtime: cold start of the first call, warm trivial call, and a batch of 8
- * concurrent calls (rows in ms; the batch row is the time for all 8).
+ * Measures the runtime: cold start of the first call against the fork floor, warm trivial call,
+ * and a batch of 8 concurrent calls (rows in ms; the batch row is the time for all 8), and the
+ * phases of a cold start.
  */
-export async function benchRuntime(): Promise<RuntimeBenchRow[]> {
+export async function benchRuntime(): Promise<{ rows: RuntimeBenchRow[]; phases: ColdPhaseRow[] }> {
   const built = await buildJsComponent({
     source: TRIVIAL_GUEST,
     witPath: join(import.meta.dirname, '..', 'wit'),
@@ -71,9 +83,12 @@ export async function benchRuntime(): Promise<RuntimeBenchRow[]> {
   const context = contextFor(root);
   try {
     const cold: number[] = [];
+    const floor: number[] = [];
     for (let run = 0; run < COLD_RUNS; run += 1) {
       // Let the previous run's worker processes go first (they are killed, not awaited).
       await new Promise((resolve) => setTimeout(resolve, 300));
+      floor.push(await forkFloor());
+      await new Promise((resolve) => setTimeout(resolve, 100));
       const started = performance.now();
       const runtime = createComponentRuntime();
       try {
@@ -95,11 +110,14 @@ export async function benchRuntime(): Promise<RuntimeBenchRow[]> {
       const batch = await time(BATCH_RUNS, () =>
         Promise.all(Array.from({ length: CONCURRENT }, (_, index) => tool.execute({ n: index }, context))),
       );
-      return [
-        row('cold start: new runtime, first call', cold),
+      const rows = [
+        row('cold start: new runtime, first call', cold, floor),
+        row('baseline: forked Node answering one call', floor),
         row('warm call: trivial function tool', warm),
         row(`${CONCURRENT} concurrent calls (2 workers), whole batch`, batch),
       ];
+      await runtime.close();
+      return { rows, phases: await benchColdPhases(built.path, context) };
     } finally {
       await runtime.close();
     }
