@@ -48,6 +48,8 @@ export interface PermissionRequest {
   input: JsonObject;
   /** Why approval is needed (the matching rule, or the default for the tool's permission). */
   reason: string;
+  /** The `ask` rule that matched, when a rule (not the mode's default) asks. */
+  rule?: string;
   context: ToolContext;
 }
 

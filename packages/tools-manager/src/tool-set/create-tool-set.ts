@@ -105,6 +105,12 @@ export async function createToolSet(options: ToolSetOptions): Promise<ToolSet> {
 
   const toolSet: ToolSet = {
     permissions: engine,
+    setAsk: (handler) => {
+      if (handler === undefined) delete services.ask;
+      else services.ask = handler;
+      // A handler waits on a person: the checks of one turn then go one after another, as at creation.
+      if (handler !== undefined) services.sequencer ??= new TurnSequencer();
+    },
     tools: () => {
       const loaded = [...assembly.guarded.values()].filter((tool) => !assembly.deferred.has(tool.name));
       const selectedTools = [...selected].flatMap((name) => {

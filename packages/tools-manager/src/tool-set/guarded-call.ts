@@ -95,6 +95,7 @@ async function checkPermission(
     tool: { name: tool.name, description: tool.description, permission: tool.permission },
     input,
     reason: decision.reason,
+    ...(decision.rule === undefined ? {} : { rule: decision.rule }),
     context,
   };
   const answer: PermissionAnswer = await services.ask(request).catch((error: unknown) => ({

@@ -63,6 +63,12 @@ export interface ToolSet extends ToolSearchSource {
   execute(name: string, input: unknown, context: ToolContext): Promise<ToolResult>;
   /** The engine that decides calls; add rules or switch modes at run time through it. */
   readonly permissions: PermissionEngine;
+  /**
+   * Replaces the handler asked when the rules say `ask` (undefined: such calls are refused, as
+   * without one), for the calls that start after it. Hosts that lease a tool set to one run at a
+   * time give each run its own (a run whose watcher can answer, or none).
+   */
+  setAsk(handler: AskHandler | undefined): void;
   /** Loads every source again (new, changed and removed tools); tools selected through `tool_search` stay loaded. */
   refresh(signal?: AbortSignal): Promise<void>;
   /** Closes every source; failures are collected into one `ToolSetError` (`close-failed`). */
