@@ -79,6 +79,8 @@ export interface ResolvedConfig {
     port: number;
     tokens: Readonly<Record<string, KeyReference>>;
     telemetry: boolean;
+    /** How long a question of a run watched over HTTP waits for its answer (ms). */
+    questions: { timeoutMs: number };
     sites: SitesSettings;
   };
   cron: { enabled: boolean; timezone: string; timeoutMs: number };
@@ -97,6 +99,7 @@ export const CONFIG_DEFAULTS = {
   outputStyle: 'default',
   gatewayHost: '127.0.0.1',
   gatewayPort: 7433,
+  questionTimeoutMs: 600_000,
   sitesDomain: 'localhost',
   sitesFolder: 'root/sites',
   cronEnabled: true,
@@ -148,6 +151,7 @@ export function applyConfigDefaults(config: BoxagntsConfig, file: string, baseDi
       port: config.gateway?.port ?? CONFIG_DEFAULTS.gatewayPort,
       tokens: config.gateway?.tokens ?? {},
       telemetry: config.gateway?.telemetry ?? false,
+      questions: { timeoutMs: config.gateway?.questions?.timeoutMs ?? CONFIG_DEFAULTS.questionTimeoutMs },
       sites: {
         enabled: config.gateway?.sites?.enabled ?? true,
         host: config.gateway?.sites?.host ?? config.gateway?.host ?? CONFIG_DEFAULTS.gatewayHost,

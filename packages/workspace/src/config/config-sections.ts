@@ -200,6 +200,18 @@ export const gatewaySchema = z.strictObject({
    * the globally registered OpenTelemetry SDK. Off by default.
    */
   telemetry: z.boolean().optional(),
+  /** Questions a run asks the person watching it over HTTP (permission `ask` rules, `ask_user_question`). */
+  questions: z
+    .strictObject({
+      /** How long a question waits for an answer before it is answered by timeout; default 600,000 ms (10 minutes). */
+      timeoutMs: z
+        .number()
+        .int()
+        .min(1_000, 'must be at least 1000 ms')
+        .max(86_400_000, 'must be at most 86400000 ms (a day)')
+        .optional(),
+    })
+    .optional(),
   /** Static sites, served on an origin of their own (a second listener), one host name per site. */
   sites: z
     .strictObject({

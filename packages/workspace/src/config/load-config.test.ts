@@ -39,6 +39,7 @@ describe('parseConfigText', () => {
       port: 7433,
       tokens: {},
       telemetry: false,
+      questions: { timeoutMs: 600_000 },
       sites: {
         enabled: true,
         host: '127.0.0.1',
@@ -53,6 +54,14 @@ describe('parseConfigText', () => {
     expect(config.store).toEqual({ kind: 'sqlite', path: '/ws/.boxagnts/workspace.db' });
     expect(config.defaultAgent).toBe('build');
     expect(config.outputStyle).toBe('default');
+  });
+
+  it('reads gateway.questions.timeoutMs and refuses one under a second', () => {
+    const config = parseConfigText('{"gateway":{"questions":{"timeoutMs":5000}}}', FILE, { env: {} });
+    expect(config.gateway.questions).toEqual({ timeoutMs: 5000 });
+    expect(() => parseConfigText('{"gateway":{"questions":{"timeoutMs":10}}}', FILE, { env: {} })).toThrow(
+      /gateway\.questions\.timeoutMs.*at least 1000 ms/,
+    );
   });
 
   it('accepts the default config file text', () => {
@@ -102,6 +111,7 @@ describe('parseConfigText', () => {
       port: 9000,
       tokens: { ci: { secret: 'gateway-ci' } },
       telemetry: true,
+      questions: { timeoutMs: 600_000 },
       sites: {
         enabled: true,
         host: '127.0.0.1',
