@@ -89,14 +89,14 @@ export type RawLoadRow = [
  */
 export function rawEntries(sessionId: string, rows: readonly RawLoadRow[]): unknown[] {
   const entries: unknown[] = [];
-  for (const [seq, role, content, providerMetadata, model, usage, compaction, createdAt] of rows) {
-    const message: Record<string, unknown> = { role, content: JSON.parse(content) };
-    if (providerMetadata !== null) message.providerMetadata = JSON.parse(providerMetadata);
-    const entry: Record<string, unknown> = { sessionId, seq, message };
-    if (model !== null) entry.model = model;
-    if (usage !== null) entry.usage = JSON.parse(usage);
-    if (compaction !== null) entry.compaction = JSON.parse(compaction);
-    entry.createdAt = Number(createdAt);
+  for (const row of rows) {
+    const message: Record<string, unknown> = { role: row[1], content: JSON.parse(row[2]) };
+    if (row[3] !== null) message.providerMetadata = JSON.parse(row[3]);
+    const entry: Record<string, unknown> = { sessionId, seq: row[0], message };
+    if (row[4] !== null) entry.model = row[4];
+    if (row[5] !== null) entry.usage = JSON.parse(row[5]);
+    if (row[6] !== null) entry.compaction = JSON.parse(row[6]);
+    entry.createdAt = Number(row[7]);
     entries.push(entry);
   }
   return entries;

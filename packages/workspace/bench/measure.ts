@@ -1,32 +1,11 @@
-import assert from 'node:assert/strict';
 import { benchEntries, benchQueries } from './bench-data.js';
+import { BULK_BATCH, bulkFill } from './bench-fill.js';
 import type { BenchTarget } from './bench-target.js';
+import { measureLoad } from './measure-load.js';
+import type { BenchSizes, Measurement } from './measurement.js';
 import { median, now, quantile, timed } from './stats.js';
 
-/** How much work each measure does. */
-export interface BenchSizes {
-  rounds: number;
-  /** Appends per round to one session. */
-  appendsOneSession: number;
-  /** Appends per session per round across 100 sessions. */
-  appendsPerSession: number;
-  loadMessages: number;
-  loadRepeats: number;
-  searchMessages: number;
-  searchRepeats: number;
-}
-
-/** One measured quantity for the store and its baseline; `time` is what the ratio compares. */
-export interface Measurement {
-  measure: string;
-  store: { value: number; unit: string; note?: string };
-  baseline: { value: number; unit: string; note?: string };
-  /** Store time ÷ baseline time for the same work (1.5 = the store takes 50% longer). */
-  ratio: number;
-}
-
 const MANY_SESSIONS = 100;
-const BULK_BATCH = 1000;
 
 async function appendOneSession(target: BenchTarget, round: number, count: number) {
   const entries = benchEntries(count, 1000 + round);
@@ -47,22 +26,6 @@ async function appendManySessions(target: BenchTarget, round: number, perSession
   return (MANY_SESSIONS * perSession) / ((now() - start) / 1000);
 }
 
-/** Fills sessions in batches; resolves with the bulk rate in messages per second. */
-async function bulkFill(target: BenchTarget, prefix: string, sessions: number, total: number): Promise<number> {
-  const perSession = Math.ceil(total / sessions);
-  const start = now();
-  for (let session = 0; session < sessions; session++) {
-    for (let done = 0; done < perSession; done += BULK_BATCH) {
-      const count = Math.min(BULK_BATCH, perSession - done);
-      await target.append(
-        `${prefix}-${session}`,
-        benchEntries(count, 7 + session * 1000 + done, session * perSession + done),
-      );
-    }
-  }
-  return (sessions * perSession) / ((now() - start) / 1000);
-}
-
 function rateRow(measure: string, store: readonly number[], baseline: readonly number[]): Measurement {
   const storeRate = median(store);
   const baselineRate = median(baseline);
@@ -72,59 +35,6 @@ function rateRow(measure: string, store: readonly number[], baseline: readonly n
     baseline: { value: baselineRate, unit: 'msg/s' },
     ratio: baselineRate / storeRate,
   };
-}
-
-/**
- * Loads a session of `sizes.loadMessages` from the store and the baseline, alternating them, after
- * checking that both give back deep-equal entries (the same work); with the previous bench's
- * narrower baseline as a second row where the baseline has it.
- */
-export async function measureLoad(
-  store: BenchTarget,
-  baseline: BenchTarget,
-  sizes: BenchSizes,
-  log: (line: string) => void,
-): Promise<Measurement[]> {
-  log(`filling a ${sizes.loadMessages}-message session`);
-  for (const target of [store, baseline]) await bulkFill(target, 'load', 1, sizes.loadMessages);
-  const [fromStore, fromBaseline] = [await store.load('load-0'), await baseline.load('load-0')];
-  if (fromStore.length !== sizes.loadMessages)
-    throw new Error(`${store.name} loaded ${fromStore.length} of ${sizes.loadMessages} messages`);
-  assert.deepStrictEqual(fromBaseline, fromStore, `${baseline.name} and ${store.name} must load the same entries`);
-  const narrow = baseline.loadNarrow?.bind(baseline);
-  const loaders = [store.load.bind(store), baseline.load.bind(baseline), ...(narrow === undefined ? [] : [narrow])];
-  log(`loading it ${sizes.loadRepeats} times from each`);
-  const times: number[][] = loaders.map(() => []);
-  for (let repeat = 0; repeat < sizes.loadRepeats; repeat++) {
-    for (const [index, load] of loaders.entries()) {
-      let loaded = 0;
-      times[index]?.push(
-        await timed(async () => {
-          loaded = (await load('load-0')).length;
-        }),
-      );
-      if (loaded !== sizes.loadMessages) throw new Error(`loader ${index} loaded ${loaded} of ${sizes.loadMessages}`);
-    }
-  }
-  const storeTime = median(times[0] ?? []);
-  const measure = `load a ${sizes.loadMessages.toLocaleString('en-US')}-message session`;
-  const rows: Measurement[] = [
-    {
-      measure,
-      store: { value: storeTime, unit: 'ms' },
-      baseline: { value: median(times[1] ?? []), unit: 'ms' },
-      ratio: storeTime / median(times[1] ?? []),
-    },
-  ];
-  if (times[2] !== undefined) {
-    rows.push({
-      measure: `${measure}, against the previous baseline (3 columns, content parsed, no entries built)`,
-      store: { value: storeTime, unit: 'ms' },
-      baseline: { value: median(times[2]), unit: 'ms' },
-      ratio: storeTime / median(times[2]),
-    });
-  }
-  return rows;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Measurement } from './measure.js';
+import type { Measurement } from './measurement.js';
 
 function formatValue(value: number, unit: string): string {
   if (!Number.isFinite(value)) return 'n/a';

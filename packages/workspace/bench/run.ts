@@ -3,8 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../src/store/open-store.js';
 import { type BenchTarget, storeTarget } from './bench-target.js';
-import { type BenchSizes, type Measurement, measureAll, measureLoad } from './measure.js';
+import { measureAll } from './measure.js';
+import { measureLoad } from './measure-load.js';
+import type { BenchSizes, Measurement } from './measurement.js';
 import { createBenchDatabase, DEFAULT_POSTGRES_ADMIN_URL } from './postgres-database.js';
+import { profileLoads } from './profile-load.js';
 import { rawPostgresTarget } from './raw-postgres.js';
 import { rawSqliteTarget } from './raw-sqlite.js';
 import { formatTable } from './report.js';
@@ -30,6 +33,9 @@ const FULL: BenchSizes = {
   searchRepeats: 5,
 };
 
+/** Loads sampled per target by `--profile-load`. */
+const PROFILED_LOADS = 40;
+
 const QUICK: BenchSizes = {
   rounds: 2,
   appendsOneSession: 200,
@@ -44,21 +50,16 @@ function log(line: string): void {
   process.stderr.write(`bench: ${line}\n`);
 }
 
-/** What one backend's run measures: everything, or the load alone. */
-type Measures = (
-  store: BenchTarget,
-  baseline: BenchTarget,
-  sizes: BenchSizes,
-  log: (line: string) => void,
-) => Promise<Measurement[]>;
+/** What a run does with one backend's store and baseline: measure them, or profile their loads. */
+type Work<T> = (store: BenchTarget, baseline: BenchTarget, log: (line: string) => void) => Promise<T>;
 
-async function benchSqlite(sizes: BenchSizes, measures: Measures): Promise<Measurement[]> {
+async function onSqlite<T>(work: Work<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'boxagnts-bench-'));
   try {
     const store = storeTarget('store', await openStore({ kind: 'sqlite', path: join(dir, 'store.db') }));
     const raw = rawSqliteTarget(join(dir, 'raw.db'));
     try {
-      return await measures(store, raw, sizes, (line) => log(`sqlite: ${line}`));
+      return await work(store, raw, (line) => log(`sqlite: ${line}`));
     } finally {
       await store.close();
       await raw.close();
@@ -68,14 +69,14 @@ async function benchSqlite(sizes: BenchSizes, measures: Measures): Promise<Measu
   }
 }
 
-async function benchPostgres(sizes: BenchSizes, measures: Measures): Promise<Measurement[] | string> {
+async function onPostgres<T>(work: Work<T>): Promise<T | string> {
   const database = await createBenchDatabase(process.env.BOXAGNTS_BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_ADMIN_URL);
   if ('skipped' in database) return database.skipped;
   try {
     const store = storeTarget('store', await openStore({ kind: 'postgres', url: database.url }));
     const raw = await rawPostgresTarget(database.url);
     try {
-      return await measures(store, raw, sizes, (line) => log(`postgres: ${line}`));
+      return await work(store, raw, (line) => log(`postgres: ${line}`));
     } finally {
       await store.close();
       await raw.close();
@@ -88,22 +89,28 @@ async function benchPostgres(sizes: BenchSizes, measures: Measures): Promise<Mea
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const sizes = argv.includes('--quick') ? QUICK : FULL;
-  const measures = argv.includes('--load-only') ? measureLoad : measureAll;
-  const flags = argv.filter((flag) => flag === '--quick' || flag === '--load-only');
+  const flags = argv.filter((flag) => flag === '--quick' || flag === '--load-only' || flag === '--profile-load');
   const started = Date.now();
   const sections: string[] = [
     `@boxagnts/workspace store bench${flags.length > 0 ? ` (${flags.join(' ')})` : ''}: Node ${process.version}, ${process.platform}/${process.arch}; medians.`,
   ];
-  sections.push(
-    formatTable('SQLite (WAL, synchronous FULL)', 'raw better-sqlite3', await benchSqlite(sizes, measures)),
-  );
-  if (!argv.includes('--sqlite-only')) {
-    const postgres = await benchPostgres(sizes, measures);
-    sections.push(
-      typeof postgres === 'string'
-        ? `PostgreSQL: left out (${postgres}).`
-        : formatTable('PostgreSQL', 'raw node-postgres', postgres),
-    );
+  if (argv.includes('--profile-load')) {
+    const profile: Work<string> = (store, baseline) =>
+      profileLoads(store, baseline, sizes.loadMessages, PROFILED_LOADS);
+    sections.push(`SQLite\n\n${await onSqlite(profile)}`);
+    if (!argv.includes('--sqlite-only')) sections.push(`PostgreSQL\n\n${await onPostgres(profile)}`);
+  } else {
+    const measures = argv.includes('--load-only') ? measureLoad : measureAll;
+    const measure: Work<Measurement[]> = (store, baseline, log) => measures(store, baseline, sizes, log);
+    sections.push(formatTable('SQLite (WAL, synchronous FULL)', 'raw better-sqlite3', await onSqlite(measure)));
+    if (!argv.includes('--sqlite-only')) {
+      const postgres = await onPostgres(measure);
+      sections.push(
+        typeof postgres === 'string'
+          ? `PostgreSQL: left out (${postgres}).`
+          : formatTable('PostgreSQL', 'raw node-postgres', postgres),
+      );
+    }
   }
   sections.push(`Total time ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   process.stdout.write(`${sections.join('\n\n')}\n`);
