@@ -13,7 +13,8 @@ export interface StoreBackend {
   /**
    * A session's message rows in order (the hot path of `load` and export): one fixed statement,
    * rows as arrays, no query building per call. On SQLite it waits, like every kysely query, for
-   * a write transaction on the connection to finish, so it never sees half a batch.
+   * a write transaction on the connection to finish, so it never sees half a batch (and so must not
+   * be called from inside `write`'s work, which holds that connection).
    */
   readMessages(sessionId: string): Promise<MessageColumns[]>;
   /**
