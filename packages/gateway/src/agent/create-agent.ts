@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LlmProvider, Message, ProviderRegistry } from '@boxagnts/api';
 import { type PendingMessages, type QueryConfig, type QueryEvent, type QueryOutcome, runQuery } from '@boxagnts/query';
+import type { ToolContext } from '@boxagnts/tools';
 import type { AskHandler, LoadedPlugin, McpToolSource, ToolSet } from '@boxagnts/tools-manager';
 import type { SandboxToolSourceOptions } from '@boxagnts/wasm-tools';
 import { openWorkspace, type Workspace, type WorkspaceAgent } from '@boxagnts/workspace';
@@ -47,6 +48,13 @@ export interface AgentRunOptions {
   pending?: PendingMessages;
   /** Per-run overrides of the loop settings (budget, max turns, ...). */
   config?: Partial<Omit<QueryConfig, 'model' | 'agent'>>;
+  /**
+   * Asked when a permission rule says `ask`, for this run only; default the agent's `ask` (or none).
+   * The agent's tool set is then this run's: do not run the agent twice at once with different ones.
+   */
+  ask?: AskHandler;
+  /** Answers `ask_user_question` for this run; without it the tool says no user is available. */
+  askUser?: ToolContext['ask'];
 }
 
 /** One run of an {@link Agent}: its events as they happen and its typed outcome. */
@@ -171,6 +179,8 @@ export async function createAgent(options: CreateAgentOptions): Promise<Agent> {
               message: `Session "${sessionId}" has no history to resume: pass a prompt.`,
             });
           }
+          // Each run brings its own asker (a watcher over HTTP, the host's handler, or nobody).
+          toolSet.setAsk(runOptions.ask ?? options.ask);
           const layers = await readSystemLayers(workspace);
           const config: QueryConfig = {
             model: resolved.model,
@@ -191,6 +201,7 @@ export async function createAgent(options: CreateAgentOptions): Promise<Agent> {
               root: workspace.paths.root,
               sessionId,
               allowedHosts: workspace.config.network.allowedHosts,
+              ...(runOptions.askUser === undefined ? {} : { ask: runOptions.askUser }),
             },
             config,
             session: { store: recorder.store, sessionId },

@@ -1,11 +1,18 @@
 import type { Message } from '@boxagnts/api';
 import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AnswerQuestionResponse, RunQuestionsResponse } from './api-types/runs.js';
 import type { GatewayEnv, GatewayServices } from './gateway-env.js';
 import { parseWith, readJsonBody } from './read-body.js';
 import { injectSchema, sessionIdSchema, startRunSchema } from './schemas.js';
 import { resumeCursor, streamRunEvents } from './sse.js';
 
-/** Runs: start on a session, read, wait, stream/resume events, cancel, inject a message. */
+/** An answer body before it is checked against its question (see `checkAnswer`). */
+const answerBodySchema = z.record(z.string(), z.unknown(), {
+  error: 'must be a JSON object: {"decision": "allow" | "deny"} or {"answer": ...}',
+});
+
+/** Runs: start on a session, read, wait, stream/resume events, cancel, inject a message, answer its questions. */
 export function runRoutes(services: GatewayServices): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
   app.post('/sessions/:id/runs', async (context) => {
@@ -21,6 +28,8 @@ export function runRoutes(services: GatewayServices): Hono<GatewayEnv> {
       ...(body.maxTurns === undefined ? {} : { maxTurns: body.maxTurns }),
       ...(body.busy === undefined ? {} : { busy: body.busy }),
       ...(body.onRestart === undefined ? {} : { onRestart: body.onRestart }),
+      // A client over HTTP can answer the run's questions: they wait for it (see GET /runs/:id/questions).
+      origin: { kind: 'user', attended: true },
     });
     const mode = body.mode ?? 'background';
     if (mode === 'stream') return streamRunEvents(context, services.runs, record.id, 0, services.heartbeatMs);
@@ -45,6 +54,14 @@ export function runRoutes(services: GatewayServices): Hono<GatewayEnv> {
       content: body.content,
     } as Message);
     return context.json({ seq: event.seq }, 202);
+  });
+  app.get('/runs/:id/questions', async (context) =>
+    context.json({ questions: await services.runs.questions(context.req.param('id')) } satisfies RunQuestionsResponse),
+  );
+  app.post('/runs/:id/questions/:questionId/answer', async (context) => {
+    const body = await readJsonBody(context, answerBodySchema);
+    await services.runs.answer(context.req.param('id'), context.req.param('questionId'), body);
+    return context.json({ ok: true } satisfies AnswerQuestionResponse);
   });
   return app;
 }

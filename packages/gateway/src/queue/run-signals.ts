@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 
-/** A cross-run control message: cancel it, or take the messages injected into it. */
-export type RunControl = 'cancel' | 'inject';
+/** A cross-run control message: cancel it, take the messages injected into it, or take a question's answer. */
+export type RunControl = 'cancel' | 'inject' | 'answer';
 
 /**
  * Wake-ups between the instances sharing a run log: "this run has new events" and control

@@ -3,9 +3,12 @@ import type { Message } from '@boxagnts/api';
 import type { QueryOutcome } from '@boxagnts/query';
 import type { Agent } from '../agent/create-agent.js';
 import { GatewayError } from '../gateway-error.js';
+import type { RunQuestion, RunQuestionAnswered } from '../http/api-types/runs.js';
 import { InProcessRunQueue, type RunQueue } from '../queue/run-queue.js';
 import { LocalRunSignals, type RunControl, type RunSignals } from '../queue/run-signals.js';
 import { eventData } from './event-data.js';
+import { answeredByUser, checkAnswer } from './question-answer.js';
+import { openQuestions, QUESTION_ANSWERED_EVENT, QUESTION_EVENT, RunQuestions } from './run-questions.js';
 import {
   type BusyPolicy,
   isFinalStatus,
@@ -73,6 +76,11 @@ export interface RunManagerOptions {
   shutdownGraceMs?: number;
   /** How often a waiter re-reads the log when no signal came (ms); default 1,000. */
   pollMs?: number;
+  /**
+   * How long a question of an attended run waits before it is answered by timeout (ms); default the
+   * workspace's `gateway.questions.timeoutMs`.
+   */
+  questionTimeoutMs?: number;
 }
 
 /** The final event of every run; a stream ends after it. */
@@ -103,6 +111,10 @@ interface LiveRun {
   resolveFinished: () => void;
   release: (() => void) | undefined;
   timers: NodeJS.Timeout[];
+  /** The run's questions, when it is attended (started over the HTTP API). */
+  questions: RunQuestions | undefined;
+  /** Re-reads the log while questions wait (signals are only hints). */
+  questionPoll: NodeJS.Timeout | undefined;
 }
 
 function statusOf(outcome: QueryOutcome): RunStatus {
@@ -142,6 +154,8 @@ export class RunManager {
   readonly #listeners = new Set<(change: RunChange) => void>();
   readonly #instance = randomUUID();
   readonly #offControl: () => void;
+  /** Answers handled here one at a time per run, so a second answer to a question sees the first. */
+  readonly #answering = new Map<string, Promise<unknown>>();
   #started = false;
   #closing = false;
 
@@ -300,6 +314,91 @@ export class RunManager {
     return event;
   }
 
+  /** The run's open questions (none once it is final), oldest first. */
+  async questions(runId: string): Promise<RunQuestion[]> {
+    const record = await this.get(runId);
+    if (isFinalStatus(record.status)) return [];
+    return openQuestions(await this.log.events(runId, 0, 1_000_000));
+  }
+
+  /**
+   * Answers one of the run's questions, on whichever instance executes it. The answer is checked
+   * against the question (`invalid-request`), stored as a `question-answered` event before this
+   * resolves, and the first answer stored wins: a second one, or one after the run ended, is a
+   * `conflict`; a question id the run never asked is `not-found`.
+   */
+  async answer(runId: string, questionId: string, body: unknown): Promise<RunQuestionAnswered> {
+    const previous = this.#answering.get(runId) ?? Promise.resolve();
+    const turn = previous.catch(() => undefined).then(() => this.#answer(runId, questionId, body));
+    this.#answering.set(runId, turn);
+    try {
+      return await turn;
+    } finally {
+      if (this.#answering.get(runId) === turn) this.#answering.delete(runId);
+    }
+  }
+
+  async #answer(runId: string, questionId: string, body: unknown): Promise<RunQuestionAnswered> {
+    const record = await this.get(runId);
+    const events = await this.log.events(runId, 0, 1_000_000);
+    const asked = events.find((event) => event.type === QUESTION_EVENT && event.data.questionId === questionId);
+    if (asked === undefined) {
+      throw new GatewayError({
+        reason: 'not-found',
+        message: `Run "${runId}" has no question "${questionId}": list its open questions with GET /runs/${runId}/questions.`,
+      });
+    }
+    const earlier = events.find(
+      (event) => event.type === QUESTION_ANSWERED_EVENT && event.data.questionId === questionId,
+    );
+    if (earlier !== undefined) {
+      throw new GatewayError({
+        reason: 'conflict',
+        message: `Question "${questionId}" was already answered (by ${String(earlier.data.by)}).`,
+      });
+    }
+    if (isFinalStatus(record.status)) {
+      throw new GatewayError({
+        reason: 'conflict',
+        message: `Run "${runId}" is ${record.status}: its questions can no longer be answered.`,
+      });
+    }
+    const answered = answeredByUser(questionId, checkAnswer(asked.data as unknown as RunQuestion, body));
+    const stored = await this.log.append(runId, QUESTION_ANSWERED_EVENT, { ...answered });
+    if (stored === undefined) {
+      const now = await this.get(runId);
+      throw new GatewayError({
+        reason: 'conflict',
+        message: `Run "${runId}" is ${now.status}: its questions can no longer be answered.`,
+      });
+    }
+    this.#signals.changed(runId);
+    // The first answer stored wins (a timeout or cancel on the executing gateway may have come first).
+    const first = await this.#firstAnswer(runId, questionId, asked.seq);
+    if (first !== undefined && first.seq !== stored.seq) {
+      throw new GatewayError({
+        reason: 'conflict',
+        message: `Question "${questionId}" was already answered (by ${String(first.data.by)}).`,
+      });
+    }
+    const live = this.#live.get(runId);
+    if (live !== undefined) live.questions?.deliver(stored.data);
+    else await this.#signals.control(runId, 'answer');
+    return answered;
+  }
+
+  async #firstAnswer(runId: string, questionId: string, afterSeq: number): Promise<RunEvent | undefined> {
+    for (let cursor = afterSeq; ; ) {
+      const batch = await this.log.events(runId, cursor, 1000);
+      const found = batch.find(
+        (event) => event.type === QUESTION_ANSWERED_EVENT && event.data.questionId === questionId,
+      );
+      if (found !== undefined) return found;
+      if (batch.length < 1000) return undefined;
+      cursor = batch.at(-1)?.seq ?? cursor;
+    }
+  }
+
   /**
    * The run's events after `afterSeq`, from the log and then live, ending after the run's final
    * event (or when `signal` aborts). Several watchers can follow one run, on any instance.
@@ -454,6 +553,7 @@ export class RunManager {
       for (const event of batch) {
         if (event.type === 'message-injected') this.#take(live, event);
         if (event.type === 'messages-taken') for (const seq of event.data.seqs as number[]) live.seenInjected.add(seq);
+        if (event.type === QUESTION_ANSWERED_EVENT) live.questions?.deliver(event.data);
         live.scanned = Math.max(live.scanned, event.seq);
       }
       if (batch.length < 1000) return;
@@ -499,6 +599,8 @@ export class RunManager {
       resolveFinished,
       release: undefined,
       timers: [],
+      questions: undefined,
+      questionPoll: undefined,
     };
     this.#live.set(runId, live);
     try {
@@ -511,6 +613,7 @@ export class RunManager {
       }
     } finally {
       for (const timer of live.timers) clearTimeout(timer);
+      clearInterval(live.questionPoll);
       if (!live.abandoned) live.release?.();
       if (live.handback) {
         await this.log.release(runId, live.attempt).catch(() => undefined);
@@ -555,6 +658,14 @@ export class RunManager {
     const resuming = started !== undefined || record.attempt > 1;
     if (resuming) {
       await this.#emit(live, 'run-interrupted', { reason: this.#queue.takeoverReason, policy: record.onRestart });
+      // Questions the interrupted attempt left open are gone with it: close them, so no page keeps a dead dialog.
+      for (const question of openQuestions(earlier)) {
+        await this.#emit(live, QUESTION_ANSWERED_EVENT, {
+          questionId: question.questionId,
+          by: 'cancel',
+          ...(question.kind === 'permission' ? { decision: 'deny', reason: 'interrupted' } : {}),
+        });
+      }
       if (record.onRestart === 'interrupt') {
         await this.#final(live, 'interrupted', {
           reason: 'interrupted',
@@ -571,6 +682,7 @@ export class RunManager {
     const lease = await this.#options.acquireAgent(record.agent, record.model);
     live.release = lease.release;
     const agent = lease.agent;
+    live.questions = this.#questionsFor(live, agent);
     const storedNow = (await agent.workspace.store.sessions.get(record.sessionId))?.messageCount ?? 0;
     const before = started?.data.storedMessages;
     // On resume, the run's input unless the session stored it already (the loop stores it before its
@@ -589,6 +701,7 @@ export class RunManager {
         signal: live.controller.signal,
         pending: { drain: () => this.#drain(live) },
         config: record.limits,
+        ...(live.questions === undefined ? {} : { ask: live.questions.askPermission, askUser: live.questions.askUser }),
       });
       for await (const event of run) {
         if (event.type === 'done') continue;
@@ -621,6 +734,35 @@ export class RunManager {
       }
       input = undefined;
     }
+  }
+
+  /** The questions of an attended run (started over the HTTP API); others never wait for a person. */
+  #questionsFor(live: LiveRun, agent: Agent): RunQuestions | undefined {
+    const origin = live.record.origin;
+    if (origin.kind !== 'user' || origin.attended !== true) return undefined;
+    const runId = live.record.id;
+    return new RunQuestions({
+      append: (type, data) => this.#emit(live, type, data),
+      firstAnswer: async (questionId, afterSeq) => {
+        const found = await this.#firstAnswer(runId, questionId, afterSeq);
+        return found === undefined ? undefined : (found.data as unknown as RunQuestionAnswered);
+      },
+      signal: live.controller.signal,
+      handingBack: () => live.handback || live.lost,
+      timeoutMs: this.#options.questionTimeoutMs ?? agent.workspace.config.gateway.questions.timeoutMs,
+      waiting: (count) => {
+        if (count > 0 && live.questionPoll === undefined) {
+          live.questionPoll = setInterval(
+            () => void this.#scanInjected(live).catch(() => undefined),
+            this.#options.pollMs ?? 1000,
+          );
+          live.questionPoll.unref();
+        } else if (count === 0 && live.questionPoll !== undefined) {
+          clearInterval(live.questionPoll);
+          live.questionPoll = undefined;
+        }
+      },
+    });
   }
 
   #drain(live: LiveRun): Message[] {

@@ -8,7 +8,9 @@ export type RestartPolicy = 'resume' | 'interrupt';
 export type BusyPolicy = 'reject' | 'enqueue' | 'interrupt';
 
 /** Where a run came from; stored on the run. */
-export type RunOrigin = { kind: 'user' } | { kind: 'cron'; jobId: string /** epoch ms */; scheduledFor: number };
+export type RunOrigin =
+  /** `attended`: started over the HTTP API, where a watcher can answer the run's questions (they wait). */
+  { kind: 'user'; attended?: boolean } | { kind: 'cron'; jobId: string /** epoch ms */; scheduledFor: number };
 
 /** The live statuses. */
 export const LIVE_STATUSES: readonly RunStatus[] = ['queued', 'running'];
