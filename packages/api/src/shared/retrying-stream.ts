@@ -1,7 +1,7 @@
-import { isLlmError, type LlmError } from '../spec/llm-error.js';
+import type { LlmError } from '../spec/llm-error.js';
 import { AbortedError, NetworkError, StreamStallError } from '../spec/llm-error-classes.js';
 import type { StreamEvent } from '../spec/stream-event.js';
-import { abortableSleep, type LinkedAbortController, linkAbortController } from './abort.js';
+import { abortableSleep } from './abort.js';
 import { type BatchSink, type BatchSourceControl, isBatchSource, START_BATCHES } from './batch-source.js';
 import { decideRetry } from './retry-policy.js';
 import { resolveStallLimits } from './stall-timeouts.js';
@@ -30,10 +30,11 @@ const NO_STALL: StallLimits = {
   keepAliveMs: Number.POSITIVE_INFINITY,
 };
 
-/** One attempt: its abort link, stall timers and source; callbacks from an attempt no longer current are ignored. */
+/** One attempt: its controller, stall timers and source; callbacks from an attempt no longer current are ignored. */
 interface Attempt {
   readonly index: number;
-  readonly link: LinkedAbortController;
+  /** Aborts the attempt's request (a stall, the caller's abort, a cancel); its signal goes to `open`. */
+  readonly controller: AbortController;
   readonly watch: StallWatch;
   held: StreamEvent[];
   /** Push source: its flow control once started. */
@@ -46,7 +47,8 @@ interface Attempt {
   closed: boolean;
   /** Set while a finished attempt's body is drained: called once it has ended (or failed). */
   drained: (() => void) | undefined;
-  onAbort: () => void;
+  /** Listens to the caller's signal, when there is one. */
+  onCallerAbort: () => void;
 }
 
 /**
@@ -158,13 +160,17 @@ export class RetryingStream implements AsyncIterableIterator<StreamEvent> {
       this.finish({ type: 'error', error: this.aborted() });
       return;
     }
-    const link = linkAbortController(signal);
+    // One listener per attempt, on the caller's signal: a stall is reported by the watch itself, so
+    // nothing listens to the attempt's own signal (an `addEventListener` per request saved).
+    const controller = new AbortController();
     const attempt: Attempt = {
       index,
-      link,
-      watch: new StallWatch(this.limits, (stallKind, timeoutMs) =>
-        link.controller.abort(new StreamStallError({ ...this.provider, stallKind, timeoutMs })),
-      ),
+      controller,
+      watch: new StallWatch(this.limits, (stallKind, timeoutMs) => {
+        const stall = new StreamStallError({ ...this.provider, stallKind, timeoutMs });
+        controller.abort(stall);
+        this.fail(attempt, stall);
+      }),
       held: [],
       control: undefined,
       iterator: undefined,
@@ -172,16 +178,19 @@ export class RetryingStream implements AsyncIterableIterator<StreamEvent> {
       paused: false,
       closed: false,
       drained: undefined,
-      // A stall or the caller's abort ends the attempt at once, without waiting for the source to notice.
-      onAbort: () => this.fail(attempt, this.interruption(link.controller.signal)),
+      // The caller's abort ends the attempt at once, without waiting for the source to notice.
+      onCallerAbort: () => {
+        controller.abort(signal?.reason);
+        this.fail(attempt, this.aborted());
+      },
     };
     this.attempt = attempt;
-    link.controller.signal.addEventListener('abort', attempt.onAbort, { once: true });
+    signal?.addEventListener('abort', attempt.onCallerAbort, { once: true });
     // The first-byte timer covers opening too (connect and headers).
     attempt.watch.wait();
     let source: ReturnType<OpenStream>;
     try {
-      source = this.open(index, link.controller.signal);
+      source = this.open(index, controller.signal);
     } catch (error) {
       this.fail(attempt, error);
       return;
@@ -303,15 +312,13 @@ export class RetryingStream implements AsyncIterableIterator<StreamEvent> {
     );
   }
 
-  /** Ends an attempt: timers off, link to the caller's signal removed, request aborted unless it ended. */
+  /** Ends an attempt: timers off, listener on the caller's signal removed, request aborted unless it ended. */
   private close(attempt: Attempt, ended: boolean): void {
     attempt.closed = true;
     attempt.watch.stop();
-    const signal = attempt.link.controller.signal;
-    signal.removeEventListener('abort', attempt.onAbort);
-    attempt.link.dispose();
+    this.options.signal?.removeEventListener('abort', attempt.onCallerAbort);
     if (!ended) {
-      attempt.link.controller.abort();
+      attempt.controller.abort();
       attempt.control?.cancel();
       attempt.iterator?.return?.()?.catch(() => undefined);
     }
@@ -324,7 +331,7 @@ export class RetryingStream implements AsyncIterableIterator<StreamEvent> {
   private drain(attempt: Attempt): void {
     this.close(attempt, true);
     const limit = setTimeout(() => {
-      attempt.link.controller.abort();
+      attempt.controller.abort();
       attempt.control?.cancel();
     }, DRAIN_LIMIT_MS);
     limit.unref?.();
@@ -364,12 +371,6 @@ export class RetryingStream implements AsyncIterableIterator<StreamEvent> {
 
   private aborted(): AbortedError {
     return new AbortedError({ ...this.provider, cause: this.options.signal?.reason });
-  }
-
-  /** Why an attempt's controller was aborted: the stall (or other `LlmError`) it carries, else an abort. */
-  private interruption(signal: AbortSignal): LlmError {
-    const reason: unknown = signal.reason;
-    return isLlmError(reason) ? reason : new AbortedError({ ...this.provider, cause: reason });
   }
 }
 

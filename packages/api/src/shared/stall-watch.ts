@@ -37,7 +37,10 @@ export class StallWatch {
     if (this.stopped || this.waitingSince !== undefined) return;
     const now = performance.now();
     this.waitingSince = now;
-    this.arm(now, this.left(0));
+    // Never armed later than the idle limit: the first-byte wait (usually the longer one) is then
+    // re-armed once when the watchdog fires early, instead of the timer being cleared and set again
+    // when the first item turns the first-byte limit into the idle one, on every stream.
+    this.arm(now, Math.min(this.left(0), this.limits.idleMs));
   }
 
   /** An item arrived: content, or a keep-alive that proves the server alive but carries nothing. */
