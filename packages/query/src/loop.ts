@@ -7,13 +7,12 @@ import type {
   ToolResultBlock,
   ToolUseBlock,
 } from '@boxagnts/api';
-import type { ToolResult } from '@boxagnts/tools';
 import { chargeCall } from './charge-call.js';
 import { compactRun, contextTokens, pressureEvent, shouldCompact } from './compaction/compact-step.js';
 import { messageChars } from './compaction/estimate-tokens.js';
 import type { QueryOptions } from './config.js';
 import { EventBuffer } from './event-buffer.js';
-import type { QueryEvent, ToolEndEvent, ToolStartEvent } from './events.js';
+import type { QueryEvent } from './events.js';
 import { checkLimits, type LimitStop } from './limits/check-limits.js';
 import { TurnOutputLimitError } from './limits/turn-output-limit-error.js';
 import { unpricedModel } from './limits/unpriced-models.js';
@@ -31,8 +30,8 @@ import { SubAgentPool } from './subagents/sub-agent-runner.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { baseToolContext } from './tools/base-tool-context.js';
 import { LoopDetector } from './tools/loop-detector.js';
-import { type RunToolCallsOptions, runToolCalls } from './tools/run-tool-calls.js';
 import { NO_TOOLS, ToolCatalog, toolSource } from './tools/tool-catalog.js';
+import { ToolPhase } from './tools/tool-phase.js';
 import { messageToolResultChars, trimToolResults } from './tools/trim-tool-results.js';
 import { createRunUsage } from './usage-totals.js';
 
@@ -93,6 +92,49 @@ export function runQuery(options: QueryOptions): AsyncGenerator<QueryEvent, Quer
   );
 }
 
+/**
+ * The system prompt of a run for its current tools. Kept out of the loop's generator, as is
+ * {@link turnRequest}: every temporary of a generator's body stays in its frame while the run
+ * is suspended (hundreds of bytes per in-flight run for a body this size).
+ */
+function runSystemPrompt(
+  config: QueryOptions['config'],
+  toolNames: string[],
+  workingDirectory: string,
+  date: string,
+): SystemPromptPart[] {
+  const agent = config.agent;
+  return buildSystemPrompt({
+    ...(agent ? { agent } : {}),
+    ...(config.systemPrompt ? { role: config.systemPrompt } : {}),
+    toolNames,
+    ...(config.skills ? { skills: config.skills } : {}),
+    ...(config.outputStyle ? { outputStyle: config.outputStyle } : {}),
+    ...(config.appendSystemPrompt ? { append: config.appendSystemPrompt } : {}),
+    ...(config.agentsMd ? { agentsMd: config.agentsMd } : {}),
+    ...(config.managed ? { managed: config.managed } : {}),
+    workingDirectory,
+    date,
+  });
+}
+
+/** The request of one turn. Optional fields are assigned, not spread: it is built on every turn. */
+function turnRequest(
+  config: QueryOptions['config'],
+  model: string,
+  system: SystemPromptPart[],
+  messages: Message[],
+  definitions: LlmRequest['tools'] & object,
+  temperature: number | undefined,
+): LlmRequest {
+  const request: LlmRequest = { model, system, messages };
+  if (definitions.length > 0) request.tools = definitions;
+  if (config.maxOutputTokens !== undefined) request.maxOutputTokens = config.maxOutputTokens;
+  if (temperature !== undefined) request.temperature = temperature;
+  if (config.thinking) request.thinking = config.thinking;
+  return request;
+}
+
 /** The end of a run, as the outcome's reason and extra fields. */
 type Stop = { stop: QueryStopReason; extra?: Record<string, unknown> };
 
@@ -150,10 +192,6 @@ async function* runLoop(
   const toolConfig = config.tools ?? {};
   const budgetChars = config.toolResultBudgetChars ?? LOOP_DEFAULTS.toolResultBudgetChars;
   const tools = new ToolCatalog(toolSource(options.tools ?? NO_TOOLS, agent, Boolean(config.managed)));
-  const loopDetector = new LoopDetector(
-    toolConfig.loopThreshold ?? LOOP_DEFAULTS.loopThreshold,
-    toolConfig.loopStopThreshold ?? LOOP_DEFAULTS.loopStopThreshold,
-  );
   const baseContext = baseToolContext(options.toolContext, signal, state.mode);
   let pool: SubAgentPool | undefined;
   // The pool is made when a tool first uses its runner: most runs never start a sub-agent.
@@ -174,28 +212,29 @@ async function* runLoop(
     });
     return pool.forCall(toolCallId);
   };
-  const agentsFor =
+  // The tool calls' hooks and settings: one object per run, not closures per run or per turn.
+  const toolPhase = new ToolPhase(
+    buffer,
+    new LoopDetector(
+      toolConfig.loopThreshold ?? LOOP_DEFAULTS.loopThreshold,
+      toolConfig.loopStopThreshold ?? LOOP_DEFAULTS.loopStopThreshold,
+    ),
+    {
+      maxConcurrency: toolConfig.maxConcurrency ?? LOOP_DEFAULTS.maxConcurrency,
+      timeoutMs: toolConfig.timeoutMs ?? LOOP_DEFAULTS.toolTimeoutMs,
+      maxResultChars: toolConfig.maxResultChars ?? LOOP_DEFAULTS.maxResultChars,
+      maxCalls: toolConfig.maxCallsPerTurn ?? LOOP_DEFAULTS.maxCallsPerTurn,
+    },
     options.toolContext.agents === undefined
       ? (toolCallId: string) => new LazyAgentRunner(openAgents, toolCallId)
-      : undefined;
-  // The tool-call hooks are made once per run, not per turn; the flags are reset before each turn's calls.
-  let looping = false;
-  let loopStop = false;
-  const emitToolEvent = (event: ToolStartEvent | ToolEndEvent) => buffer.push(event);
-  const annotate = (call: ToolUseBlock, toolResult: ToolResult) => {
-    const checked = loopDetector.check(call, toolResult);
-    looping ||= checked.looping;
-    loopStop ||= checked.stop;
-    return checked.result;
-  };
-  const maxConcurrency = toolConfig.maxConcurrency ?? LOOP_DEFAULTS.maxConcurrency;
-  const toolTimeoutMs = toolConfig.timeoutMs ?? LOOP_DEFAULTS.toolTimeoutMs;
+      : undefined,
+  );
   const maxOutputChars = config.maxTurnOutputChars ?? DEFAULT_MAX_TURN_OUTPUT_CHARS;
-  const maxResultChars = toolConfig.maxResultChars ?? LOOP_DEFAULTS.maxResultChars;
-  const maxCallsPerTurn = toolConfig.maxCallsPerTurn ?? LOOP_DEFAULTS.maxCallsPerTurn;
   const workingDirectory = config.workingDirectory ?? options.toolContext.root;
   const date = config.date ?? today();
   let system: SystemPromptPart[] = [];
+  // One options object for every model call of the run (it only carries the run's signal).
+  const modelCallOptions = callOptions(signal);
 
   const finish = (end: Stop): QueryOutcome => {
     if (onAbort !== undefined) outer?.removeEventListener('abort', onAbort);
@@ -245,20 +284,7 @@ async function* runLoop(
         };
       }
     }
-    if (tools.refresh() || system.length === 0) {
-      system = buildSystemPrompt({
-        ...(agent ? { agent } : {}),
-        ...(config.systemPrompt ? { role: config.systemPrompt } : {}),
-        toolNames: tools.names,
-        ...(config.skills ? { skills: config.skills } : {}),
-        ...(config.outputStyle ? { outputStyle: config.outputStyle } : {}),
-        ...(config.appendSystemPrompt ? { append: config.appendSystemPrompt } : {}),
-        ...(config.agentsMd ? { agentsMd: config.agentsMd } : {}),
-        ...(config.managed ? { managed: config.managed } : {}),
-        workingDirectory,
-        date,
-      });
-    }
+    if (tools.refresh() || system.length === 0) system = runSystemPrompt(config, tools.names, workingDirectory, date);
     const tokens = contextTokens(state);
     const pressure = pressureEvent(state, tokens);
     if (pressure !== undefined) yield pressure;
@@ -275,16 +301,11 @@ async function* runLoop(
     const model = state.model;
     const provider = state.provider;
     yield { type: 'turn-start', turn, model };
-    // Optional fields are assigned, not spread: the request is built on every turn.
-    const request: LlmRequest = { model, system, messages };
-    if (tools.definitions.length > 0) request.tools = tools.definitions;
-    if (config.maxOutputTokens !== undefined) request.maxOutputTokens = config.maxOutputTokens;
-    if (temperature !== undefined) request.temperature = temperature;
-    if (config.thinking) request.thinking = config.thinking;
+    const request = turnRequest(config, model, system, messages, tools.definitions, temperature);
     // The provider's stream is read here, not through a nested generator: one fewer per model call.
     const stream = new TurnStream(turn, provider.id, maxOutputChars);
     try {
-      for await (const event of provider.streamMessage(request, callOptions(signal))) {
+      for await (const event of provider.streamMessage(request, modelCallOptions)) {
         const delta = stream.push(event);
         if (delta !== undefined) yield delta;
         if (stream.done) break;
@@ -391,23 +412,7 @@ async function* runLoop(
       continue;
     }
 
-    looping = false;
-    loopStop = false;
-    // Built as one literal plus an assignment: a spread in the middle of a literal makes a slow
-    // (dictionary-mode) object, and this one is read on every tool call.
-    const toolOptions: RunToolCallsOptions = {
-      tools: tools.map,
-      context: { ...baseContext, turnId: `turn-${turn}` },
-      turn,
-      maxConcurrency,
-      timeoutMs: toolTimeoutMs,
-      emit: emitToolEvent,
-      annotate,
-      maxResultChars,
-      maxCalls: maxCallsPerTurn,
-    };
-    if (agentsFor) toolOptions.agentsFor = agentsFor;
-    const work = runToolCalls(toolUses, toolOptions);
+    const work = toolPhase.start(toolUses, tools.map, { ...baseContext, turnId: `turn-${turn}` }, turn);
     // buffer.drainWhile, inlined: a nested generator would add promise hops to every event.
     buffer.watch(work);
     for (;;) {
@@ -426,16 +431,16 @@ async function* runLoop(
     state.toolChars += added;
     state.charsSinceUsage += added;
     await persist(state.session, [{ message: resultMessage }]);
-    if (looping) {
+    if (toolPhase.looping) {
       yield {
         type: 'status',
         kind: 'tool-loop',
-        message: loopStop
+        message: toolPhase.stop
           ? 'The model kept repeating the same tool calls; the run stops.'
           : 'The model repeated the same tool calls; it was told so.',
       };
     }
-    if (loopStop) return yield* endRun(pool, buffer, finish({ stop: 'tool_loop' }));
+    if (toolPhase.stop) return yield* endRun(pool, buffer, finish({ stop: 'tool_loop' }));
   }
 }
 

@@ -26,4 +26,24 @@ describe('createMemorySessionStore', () => {
     await expect(store.createChildSession({ sessionId: 'c', parentSessionId: 'b' })).rejects.toThrow(/exists already/);
     expect(store.childSessions()).toEqual([{ sessionId: 'c', parentSessionId: 'a' }]);
   });
+
+  it('lists sessions in the order they were first appended to, each with its own entries', async () => {
+    const store = createMemorySessionStore();
+    expect(store.sessions()).toEqual([]);
+    expect(await store.load('x')).toEqual([]);
+    for (const [id, text] of [
+      ['x', '1'],
+      ['y', '2'],
+      ['x', '3'],
+      ['z', '4'],
+      ['y', '5'],
+    ] as const) {
+      await store.append(id, [{ message: { role: 'user', content: text } }]);
+    }
+    expect(store.sessions()).toEqual(['x', 'y', 'z']);
+    const contents = async (id: string) => (await store.load(id)).map((entry) => entry.message.content);
+    expect(await contents('x')).toEqual(['1', '3']);
+    expect(await contents('y')).toEqual(['2', '5']);
+    expect(await contents('z')).toEqual(['4']);
+  });
 });

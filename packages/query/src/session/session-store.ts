@@ -99,18 +99,37 @@ export function createMemorySessionStore(): MemorySessionStore {
  * per store) and the child-session map made only when a child session is, since a host often keeps
  * one store per run and its size counts in every run's heap.
  */
+/** One session's entries in a {@link MemoryStore}. */
+interface SessionList {
+  entries: SessionEntry[];
+  times: number[];
+}
+
 class MemoryStore implements MemorySessionStore {
   // Per session: the entries as appended (by reference) and, beside them, when each was appended
-  // (a packed array of numbers, not a copy of every entry).
-  private readonly lists = new Map<string, { entries: SessionEntry[]; times: number[] }>();
+  // (a packed array of numbers, not a copy of every entry). The first session is kept in fields and
+  // the map made for a second one: a store per run mostly holds one session (a map is about 0.2 KiB).
+  private firstId: string | undefined;
+  private firstList: SessionList | undefined;
+  private others: Map<string, SessionList> | undefined;
   private readonly usage: ModelCallRecord[] = [];
   private children: Map<string, ChildSessionInfo> | undefined;
 
+  private listOf(sessionId: string): SessionList | undefined {
+    return sessionId === this.firstId ? this.firstList : this.others?.get(sessionId);
+  }
+
   async append(sessionId: string, entries: readonly SessionEntry[]): Promise<void> {
-    let list = this.lists.get(sessionId);
+    let list = this.listOf(sessionId);
     if (list === undefined) {
       list = { entries: [], times: [] };
-      this.lists.set(sessionId, list);
+      if (this.firstId === undefined) {
+        this.firstId = sessionId;
+        this.firstList = list;
+      } else {
+        this.others ??= new Map();
+        this.others.set(sessionId, list);
+      }
     }
     const now = Date.now();
     // An index loop: the loop appends twice a turn, and an iterator per call is measurable there.
@@ -121,7 +140,7 @@ class MemoryStore implements MemorySessionStore {
   }
 
   async load(sessionId: string): Promise<SessionEntry[]> {
-    const list = this.lists.get(sessionId);
+    const list = this.listOf(sessionId);
     if (list === undefined) return [];
     // An entry's own createdAt wins over the time it was appended, as when entries were copied in.
     const { entries, times } = list;
@@ -129,7 +148,8 @@ class MemoryStore implements MemorySessionStore {
   }
 
   sessions(): string[] {
-    return [...this.lists.keys()];
+    if (this.firstId === undefined) return [];
+    return this.others === undefined ? [this.firstId] : [this.firstId, ...this.others.keys()];
   }
 
   async recordUsage(record: ModelCallRecord): Promise<void> {
