@@ -55,9 +55,10 @@ export function SessionPage() {
     mutationFn: () => deleteSession(id),
     onSuccess: async () => {
       close();
+      // Leave the page first: a query still observed would be fetched again and answer 404.
+      navigate('/sessions');
       queryClient.removeQueries({ queryKey: ['session', id] });
       await refresh();
-      navigate('/sessions');
     },
   });
   const download = useMutation({
