@@ -292,3 +292,41 @@ describe('a question nobody answers', () => {
     }
   });
 });
+
+describe('a gateway restarted while a question waits', () => {
+  it('resumes the run from its stored history and closes the question the stopped attempt left open', async () => {
+    const h = await harness();
+    try {
+      const { runId, question } = await h.ask('restart', 'READ-NOTES before the restart');
+      await h.gateway.close();
+      const next = await startGateway({
+        workspace: h.workspace.workspace,
+        port: 0,
+        sandbox: { bash: false, jsExec: false },
+      });
+      try {
+        expect(next.recovered.resumed).toEqual([runId]);
+        const ended = await next.runs.wait(runId);
+        expect(ended.status).toBe('completed');
+        const events = await next.runs.log.events(runId, 0, 10_000);
+        const types = events.map((event) => event.type);
+        expect(types.indexOf('run-interrupted')).toBeGreaterThan(types.indexOf('question'));
+        expect(events.find((event) => event.type === 'question-answered')?.data).toMatchObject({
+          questionId: question.questionId,
+          by: 'cancel',
+        });
+        expect(await next.runs.questions(runId)).toEqual([]);
+        const late = await fetch(
+          `${next.url}/runs/${runId}/questions/${question.questionId}/answer`,
+          json({ decision: 'allow' }),
+        );
+        expect(late.status).toBe(409);
+      } finally {
+        await next.close();
+      }
+    } finally {
+      await h.gateway.close();
+      await h.workspace.close();
+    }
+  });
+});
