@@ -1,15 +1,6 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { Layout } from './components/Layout';
-import { AgentsPage } from './pages/agents/AgentsPage';
-import { ChatPage } from './pages/chat/ChatPage';
-import { CronPage } from './pages/cron/CronPage';
-import { FilesPage } from './pages/files/FilesPage';
-import { SessionPage } from './pages/sessions/SessionPage';
-import { SessionsPage } from './pages/sessions/SessionsPage';
-import { SettingsPage } from './pages/settings/SettingsPage';
-import { SitesPage } from './pages/sites/SitesPage';
-import { UsagePage } from './pages/usage/UsagePage';
-
 /** The dashboard's pages, under `/ui/` (the gateway serves `index.html` for every path below it). */
 export const pages = [
   { path: 'chat', label: 'Chat' },
@@ -22,6 +13,14 @@ export const pages = [
   { path: 'settings', label: 'Settings' },
 ] as const;
 
+/**
+ * A page loaded on first visit (its own chunk: the charts of Usage or the Markdown renderer of Chat are
+ * not downloaded by someone who only opens Files).
+ */
+function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return async () => ({ Component: (await load())[name] });
+}
+
 export const router = createBrowserRouter(
   [
     {
@@ -29,16 +28,16 @@ export const router = createBrowserRouter(
       element: <Layout />,
       children: [
         { index: true, element: <Navigate to="/chat" replace /> },
-        { path: 'chat', element: <ChatPage /> },
-        { path: 'chat/:sessionId', element: <ChatPage /> },
-        { path: 'sessions', element: <SessionsPage /> },
-        { path: 'sessions/:sessionId', element: <SessionPage /> },
-        { path: 'files', element: <FilesPage /> },
-        { path: 'agents', element: <AgentsPage /> },
-        { path: 'cron', element: <CronPage /> },
-        { path: 'sites', element: <SitesPage /> },
-        { path: 'usage', element: <UsagePage /> },
-        { path: 'settings', element: <SettingsPage /> },
+        { path: 'chat', lazy: page(() => import('./pages/chat/ChatPage'), 'ChatPage') },
+        { path: 'chat/:sessionId', lazy: page(() => import('./pages/chat/ChatPage'), 'ChatPage') },
+        { path: 'sessions', lazy: page(() => import('./pages/sessions/SessionsPage'), 'SessionsPage') },
+        { path: 'sessions/:sessionId', lazy: page(() => import('./pages/sessions/SessionPage'), 'SessionPage') },
+        { path: 'files', lazy: page(() => import('./pages/files/FilesPage'), 'FilesPage') },
+        { path: 'agents', lazy: page(() => import('./pages/agents/AgentsPage'), 'AgentsPage') },
+        { path: 'cron', lazy: page(() => import('./pages/cron/CronPage'), 'CronPage') },
+        { path: 'sites', lazy: page(() => import('./pages/sites/SitesPage'), 'SitesPage') },
+        { path: 'usage', lazy: page(() => import('./pages/usage/UsagePage'), 'UsagePage') },
+        { path: 'settings', lazy: page(() => import('./pages/settings/SettingsPage'), 'SettingsPage') },
         { path: '*', element: <Navigate to="/chat" replace /> },
       ],
     },
