@@ -21,7 +21,13 @@ process.send = (message, ...rest) => {
   }
   return send(message, ...rest);
 };
-process.on('message', (message) => marks.push({ name: `receive:${message?.type}`, at: now() }));
+// Through emit, not a listener: a listener would start reading the channel before worker.mjs
+// listens, and the messages that came first would never reach it.
+const emit = process.emit;
+process.emit = function timedEmit(event, message, ...rest) {
+  if (event === 'message') marks.push({ name: `receive:${message?.type}`, at: now() });
+  return emit.call(this, event, message, ...rest);
+};
 const { compile, instantiate } = WebAssembly;
 WebAssembly.compile = async (...args) => {
   const start = now();

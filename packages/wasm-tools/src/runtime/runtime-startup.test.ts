@@ -2,6 +2,7 @@
 // pool compiling a component ahead of its first call.
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { resultText } from '@boxagnts/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createComponentRuntime } from './component-runtime.js';
@@ -95,6 +96,34 @@ describe('component runtime start-up', () => {
       await runtime.close();
     }
     for (const name of cacheFiles) await rm(join(dir, name), { force: true });
+  });
+
+  it('keeps the wrapped glue beside it and reuses it only for the same glue URL; reads JCO_DEBUG once per load', async () => {
+    const { loadGlue } = (await import(codeCacheUrl)) as { loadGlue: LoadGlue };
+    const folder = await tempDir('kept-glue');
+    try {
+      const glue = join(folder.path, 'component.js');
+      await writeFile(
+        glue,
+        "export function instantiate() {\n  return String(globalThis?.process?.env?.JCO_DEBUG ?? 'unset');\n}\n",
+      );
+      process.env.JCO_DEBUG = 'set at load';
+      const first = await loadGlue(folder.path, 'component.js');
+      delete process.env.JCO_DEBUG;
+      expect(first.instantiate()).toBe('set at load');
+
+      const kept = join(folder.path, 'component.js.script-v2.js');
+      const header = (await readFile(kept, 'utf8')).split('\n')[0];
+      expect(header).toBe(`// ${pathToFileURL(glue).href}`);
+      await writeFile(kept, `${header}\n(function () { return () => 'from the kept script'; })`);
+      expect((await loadGlue(folder.path, 'component.js')).instantiate()).toBe('from the kept script');
+
+      // A kept script made for another place (a copied cache folder) is wrapped again.
+      await writeFile(kept, `// file:///elsewhere/component.js\n(function () { return () => 'stale'; })`);
+      expect((await loadGlue(folder.path, 'component.js')).instantiate()).toBe('unset');
+    } finally {
+      await folder.remove();
+    }
   });
 
   it('imports glue of an unexpected shape as the module it is', async () => {

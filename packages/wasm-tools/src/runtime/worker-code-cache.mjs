@@ -24,6 +24,15 @@ const __boxagntsPromising = typeof WebAssembly.promising === 'function'
   : () => { throw __boxagntsNoJspi; };`;
 
 /**
+ * jco's `_debugLog` runs on every host call and every lift and lower, and each time reads
+ * `process.env.JCO_DEBUG`: an environment lookup in C++ (hundreds per instantiation, tens of ms
+ * of a cold start). A worker's environment never changes (it is forked with an empty one), so
+ * the script reads it once.
+ */
+const JCO_DEBUG_READ = 'globalThis?.process?.env?.JCO_DEBUG';
+const JCO_DEBUG_ONCE = `const __boxagntsJcoDebug = ${JCO_DEBUG_READ};`;
+
+/**
  * 64-bit FNV-1a of a string, as hex: names cache files only (V8 itself checks a cache against its
  * version, flags and source), and node:crypto would cost a new worker ~10 ms to load.
  */
@@ -48,8 +57,9 @@ function asScript(source, url) {
     .replace(EXPORT_INSTANTIATE, 'function instantiate(')
     .replace(EXPORT_UTIL, 'const _util = ')
     .replaceAll('import.meta.url', JSON.stringify(url))
-    .replaceAll('WebAssembly.promising(', '__boxagntsPromising(');
-  return `(function () {\n'use strict';\n${NO_JSPI}\n${body}\nreturn instantiate;\n})`;
+    .replaceAll('WebAssembly.promising(', '__boxagntsPromising(')
+    .replaceAll(JCO_DEBUG_READ, '__boxagntsJcoDebug');
+  return `(function () {\n'use strict';\n${NO_JSPI}\n${JCO_DEBUG_ONCE}\n${body}\nreturn instantiate;\n})`;
 }
 
 async function writeAtomic(path, bytes) {
@@ -63,7 +73,7 @@ async function writeAtomic(path, bytes) {
 }
 
 /** The wrapping's version: a script kept beside the glue by another version of asScript is not reused. */
-const SCRIPT_FORMAT = 'script-v1';
+const SCRIPT_FORMAT = 'script-v2';
 
 /**
  * The glue as a script (see asScript), kept beside it: wrapping means several regular
