@@ -72,9 +72,9 @@ describe.skipIf(!hasChromium)(`sessions pages in Chromium${hasChromium ? '' : ` 
     const url = gateway?.url ?? '';
     const { context, page, errors } = await openPage(url, '/ui/sessions');
     const table = page.getByRole('table');
-    await expect.poll(() => table.getByRole('link').allTextContents()).toEqual(
-      expect.arrayContaining(['gaul', 'notes', 'delegate', 'look', 'Empty one']),
-    );
+    await expect
+      .poll(() => table.getByRole('link').allTextContents())
+      .toEqual(expect.arrayContaining(['gaul', 'notes', 'delegate', 'look', 'Empty one']));
     await page.getByRole('searchbox', { name: 'Search the messages' }).fill('Lutetia');
     await page.getByRole('button', { name: 'Search' }).click();
     const hit = page.getByRole('link', { name: 'gaul · message 2 (assistant)' });
