@@ -7,6 +7,7 @@ export type * from './catalog.js';
 export type * from './cron.js';
 export type * from './errors.js';
 export type * from './files.js';
+export type * from './run-records.js';
 export type * from './runs.js';
 export type * from './sessions.js';
 export type * from './settings.js';
