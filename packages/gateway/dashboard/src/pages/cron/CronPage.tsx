@@ -112,7 +112,7 @@ export function CronPage() {
                     <button
                       type="button"
                       className="btn"
-                      aria-label={`Run ${job.name} now`}
+                      aria-label={`Run now: ${job.name}`}
                       disabled={runNow.isPending}
                       onClick={() => runNow.mutate(job)}
                     >

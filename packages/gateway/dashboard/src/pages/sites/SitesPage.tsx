@@ -116,13 +116,9 @@ export function SitesPage() {
                   {site.url === undefined ? (
                     <span className="muted">{site.host} (the sites listener is off)</span>
                   ) : (
-                    <a
-                      href={site.url}
-                      target="_blank"
-                      rel="noopener noreferrer"
-                      aria-label={`Open ${site.name} in a new tab`}
-                    >
+                    <a href={site.url} target="_blank" rel="noopener noreferrer">
                       {site.url}
+                      <span className="visually-hidden"> (opens {site.name} in a new tab)</span>
                     </a>
                   )}
                 </td>
@@ -145,7 +141,7 @@ export function SitesPage() {
                       aria-label={`Login of ${site.name}`}
                       onClick={() => open({ kind: 'auth', site })}
                     >
-                      Login…
+                      Login
                     </button>
                     <button
                       type="button"
