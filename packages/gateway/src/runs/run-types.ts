@@ -7,10 +7,13 @@ export type RestartPolicy = 'resume' | 'interrupt';
 /** What a new run does when its session is busy with another run. */
 export type BusyPolicy = 'reject' | 'enqueue' | 'interrupt';
 
-/** Where a run came from; stored on the run. */
+/**
+ * Where a run came from; stored on the run. `attended`: started over the HTTP API, where a watcher can
+ * answer the run's questions (so they wait for an answer); other runs never wait for a person.
+ */
 export type RunOrigin =
-  /** `attended`: started over the HTTP API, where a watcher can answer the run's questions (they wait). */
-  { kind: 'user'; attended?: boolean } | { kind: 'cron'; jobId: string /** epoch ms */; scheduledFor: number };
+  | { kind: 'user'; attended?: boolean }
+  | { kind: 'cron'; jobId: string /** epoch ms */; scheduledFor: number };
 
 /** The live statuses. */
 export const LIVE_STATUSES: readonly RunStatus[] = ['queued', 'running'];
@@ -29,7 +32,7 @@ export interface RunRecord {
   model: string | undefined;
   status: RunStatus;
   onRestart: RestartPolicy;
-  /** Where the run came from (`{kind: 'user'}` for a run started over the API). */
+  /** Where the run came from (`{kind: 'user', attended: true}` for a run started over the HTTP API). */
   origin: RunOrigin;
   /** The key that made this run unique (a cron occurrence's `cron:<jobId>:<ISO time>`), if any. */
   dedupeKey: string | undefined;

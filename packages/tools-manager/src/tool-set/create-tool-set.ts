@@ -106,10 +106,15 @@ export async function createToolSet(options: ToolSetOptions): Promise<ToolSet> {
   const toolSet: ToolSet = {
     permissions: engine,
     setAsk: (handler) => {
-      if (handler === undefined) delete services.ask;
-      else services.ask = handler;
-      // A handler waits on a person: the checks of one turn then go one after another, as at creation.
-      if (handler !== undefined) services.sequencer ??= new TurnSequencer();
+      // As at creation: a handler (it waits on a person) or a before-tool hook orders a turn's checks;
+      // without either, calls pay nothing for it.
+      if (handler === undefined) {
+        delete services.ask;
+        if ((hooks.beforeTool?.length ?? 0) === 0) delete services.sequencer;
+      } else {
+        services.ask = handler;
+        services.sequencer ??= new TurnSequencer();
+      }
     },
     tools: () => {
       const loaded = [...assembly.guarded.values()].filter((tool) => !assembly.deferred.has(tool.name));
