@@ -115,6 +115,10 @@ describe.skipIf(!hasChromium)(`sessions pages in Chromium${hasChromium ? '' : ` 
   it('a session is renamed, exported, deleted and imported again; a sub-agent transcript opens from its tool card', async () => {
     const url = gateway?.url ?? '';
     const { context, page, errors } = await openPage(url, '/ui/sessions/notes');
+    const notFound: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 404) notFound.push(response.url());
+    });
     // A session the API made without a title is named by its id.
     await page.getByRole('heading', { level: 1, name: 'notes' }).waitFor();
     const card = page.getByRole('region', { name: 'Tool call read' });
@@ -162,6 +166,7 @@ describe.skipIf(!hasChromium)(`sessions pages in Chromium${hasChromium ? '' : ` 
     expect(decodeURIComponent(new URL(page.url()).pathname)).toBe('/ui/sessions/delegate/agent-1-1');
     expect(await page.getByText('Look around.').isVisible()).toBe(true);
     expect(await page.getByText('Sub-agent of delegate').isVisible()).toBe(true);
+    expect(notFound).toEqual([]);
     expectCleanConsole(errors);
     await context.close();
   });

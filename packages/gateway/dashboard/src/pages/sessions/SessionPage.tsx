@@ -55,9 +55,8 @@ export function SessionPage() {
     mutationFn: () => deleteSession(id),
     onSuccess: async () => {
       close();
-      // Leave the page first: a query still observed would be fetched again and answer 404.
+      // Only leave the page: dropping the query while this page still observes it would fetch it again (404).
       navigate('/sessions');
-      queryClient.removeQueries({ queryKey: ['session', id] });
       await refresh();
     },
   });
