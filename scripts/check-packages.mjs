@@ -359,7 +359,7 @@ function main() {
     });
 
     // The gateway serves its dashboard from the build it ships: index.html and every asset it names.
-    const dashboard = join(app, 'node_modules', '@boxagnts', 'gateway', 'dist', 'dashboard');
+    const dashboard = join(app, 'node_modules', '@boxagnts', 'gateway', 'dist', 'ui');
     const indexHtml = join(dashboard, 'index.html');
     const dashboardProblems = [];
     if (!existsSync(indexHtml)) dashboardProblems.push(`no ${indexHtml}`);

@@ -9,7 +9,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build, type Rollup } from 'vite';
 
 const configFile = fileURLToPath(new URL('../dashboard/vite.config.ts', import.meta.url));
-// A folder of its own: the package's dist/dashboard may be in use by a gateway or a test.
+// A folder of its own: the package's dist/ui may be in use by a gateway or a test.
 const outDir = await mkdtemp(join(tmpdir(), 'boxagnts-dashboard-size-'));
 const output = (await build({ configFile, logLevel: 'silent', build: { outDir, emptyOutDir: true } })) as
   | Rollup.RollupOutput

@@ -47,7 +47,7 @@ export interface GatewayOptions extends Pick<CreateAgentOptions, 'plugins' | 'sa
   runs?: RunsOptions;
   /**
    * The web dashboard at `/ui/` (`/` redirects there): on by default, from this package's build
-   * (`dist/dashboard/`); `{ folder }` serves another build; `false` serves none.
+   * (`dist/ui/`); `{ folder }` serves another build; `false` serves none.
    */
   dashboard?: boolean | { folder: string };
 }

@@ -3,7 +3,7 @@ import { build } from 'vite';
 
 /**
  * Vitest global setup of the browser suite: builds the dashboard once (about 5 s) into the gateway's
- * `dist/dashboard/`, so the gateway under test serves what the npm package ships.
+ * `dist/ui/`, so the gateway under test serves what the npm package ships.
  */
 export default async function setup(): Promise<void> {
   await build({

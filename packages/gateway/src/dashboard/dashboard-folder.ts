@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The folder of the built dashboard: `dist/dashboard/` of this package, found by walking up from this
+ * The folder of the built dashboard: `dist/ui/` of this package, found by walking up from this
  * module to the package's `package.json` (the module sits in `src/dashboard/` when run from source and
  * is bundled into `dist/` when installed).
  */
@@ -14,7 +14,7 @@ export function defaultDashboardFolder(from: string = fileURLToPath(import.meta.
     if (existsSync(manifest)) {
       try {
         if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === '@boxagnts/gateway') {
-          return join(dir, 'dist', 'dashboard');
+          return join(dir, 'dist', 'ui');
         }
       } catch {
         // A package.json that is not JSON is not ours: keep walking.
