@@ -104,5 +104,5 @@ describe.skipIf(!hasChromium)(`cron page in Chromium${hasChromium ? '' : ` (skip
     // The one refused request is the preview of the bad expression above (the browser logs every 4xx).
     expectCleanConsole(errors, [/status of 400/]);
     await context.close();
-  });
+  }, 90_000);
 });

@@ -72,5 +72,5 @@ describe.skipIf(!hasChromium)(`sites page in Chromium${hasChromium ? '' : ` (ski
     // The one refused request is the bad site name above (the browser logs every 4xx).
     expectCleanConsole(errors, [/status of 400/]);
     await context.close();
-  });
+  }, 90_000);
 });

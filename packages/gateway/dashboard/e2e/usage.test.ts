@@ -99,5 +99,5 @@ describe.skipIf(!hasChromium)(`usage page in Chromium${hasChromium ? '' : ` (ski
     await expect.poll(() => page.getByRole('alert').textContent(), WAIT).toContain('“From” is after “To”');
     expectCleanConsole(errors);
     await context.close();
-  });
+  }, 90_000);
 });

@@ -34,7 +34,8 @@ export function ModelsSection() {
         <p className="muted">{needle === '' ? 'No configured provider has catalogue models.' : 'No model matches.'}</p>
       ) : null}
       {list.length === 0 ? null : (
-        <div className="table-scroll settings-models">
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the list scrolls, so it must take focus to scroll by keyboard (WCAG 2.1.1)
+        <section className="table-scroll settings-models" tabIndex={0} aria-label="Models (scrolls)">
           <table className="table">
             <caption className="visually-hidden">Models with prices in USD per million tokens</caption>
             <thead>
@@ -68,7 +69,7 @@ export function ModelsSection() {
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       )}
     </section>
   );
