@@ -5,8 +5,7 @@ import { deleteCronJob, listCronJobs, runCronJobNow, setCronJobEnabled } from '.
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageHeader } from '../../components/PageHeader';
-import { formatTime } from '../sessions/format';
-import { CronJobForm } from './CronJobForm';
+import { CronJobForm, formatInZone } from './CronJobForm';
 import { CronRunLog } from './CronRunLog';
 import { describeCron } from './describe-cron';
 import './cron.css';
@@ -92,7 +91,15 @@ export function CronPage() {
                   {describeCron(job.cron) === undefined ? null : <div className="muted">{describeCron(job.cron)}</div>}
                 </td>
                 <td>{job.timezone}</td>
-                <td>{job.enabled ? formatTime(job.nextRunAt) : <span className="muted">—</span>}</td>
+                <td>
+                  {job.enabled && job.nextRunAt !== undefined ? (
+                    <time dateTime={new Date(job.nextRunAt).toISOString()}>
+                      {formatInZone(job.nextRunAt, job.timezone)}
+                    </time>
+                  ) : (
+                    <span className="muted">—</span>
+                  )}
+                </td>
                 <td>
                   <span className={job.enabled ? 'badge badge-success' : 'badge'}>
                     {job.enabled ? 'enabled' : 'disabled'}
