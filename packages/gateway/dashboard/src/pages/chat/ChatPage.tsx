@@ -76,6 +76,21 @@ export function ChatPage() {
     if (live !== undefined && live.id !== shown?.id) setShown({ id: live.id, createdAt: live.createdAt });
   }, [runs.data, running, shown?.id]);
 
+  // Follow the streaming answer while the reader is at the bottom; scrolling up stops following.
+  const following = useRef(true);
+  useEffect(() => {
+    const onScroll = () => {
+      following.current = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 160;
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, []);
+  const lastEventId = stream.view?.lastEventId;
+  useEffect(() => {
+    if (lastEventId !== undefined && running && following.current)
+      window.scrollTo({ top: document.documentElement.scrollHeight });
+  }, [lastEventId, running]);
+
   const send = useMutation({
     mutationFn: async (text: string) => {
       if (running && stream.view !== undefined) {
