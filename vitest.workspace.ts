@@ -49,6 +49,8 @@ export const projects: TestProjectInlineConfiguration[] = [
       fileParallelism: false,
       testTimeout: 60_000,
       hookTimeout: 60_000,
+      // A page's first load fetches its chunk; on a loaded 2-core machine that takes seconds, not the default 1.
+      expect: { poll: { timeout: 15_000, interval: 100 } },
     },
   },
   // The repository's own tooling (the dependency checker).

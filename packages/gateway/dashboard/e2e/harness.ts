@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { MockScript } from '@boxagnts/testkit';
 import axe from 'axe-core';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { type GatewayOptions, type RunningGateway, startGateway } from '../../src/gateway.js';
 import { createTestWorkspace, type TestWorkspace } from '../../src/test/test-workspace.js';
 
@@ -60,6 +60,7 @@ export async function startDashboardGateway(
     workspace: test.workspace,
     port: 0,
     sandbox: { bash: false, jsExec: false },
+    dashboard: { folder: inject('dashboardFolder') },
     ...options,
   });
   return {

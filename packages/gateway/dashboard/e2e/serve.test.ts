@@ -12,7 +12,7 @@ describe.skipIf(!hasChromium)(`boxagnts serve${hasChromium ? '' : ` (skipped: ${
     const dir = await mkdtemp(join(tmpdir(), 'boxagnts-serve-dashboard-'));
     try {
       expect((await runBin(['init', join(dir, 'ws')])).code).toBe(0);
-      let servedChild: { kill(signal: string): boolean } | undefined;
+      let servedChild: { kill(signal?: NodeJS.Signals): boolean } | undefined;
       let resolveUrl: (value: string) => void = () => {};
       const listening = new Promise<string>((resolve) => {
         resolveUrl = resolve;
@@ -32,7 +32,7 @@ describe.skipIf(!hasChromium)(`boxagnts serve${hasChromium ? '' : ` (skipped: ${
       ]);
       try {
         const { context, page, errors } = await openPage(base, '/');
-        await expect.poll(() => new URL(page.url()).pathname).toBe('/ui/chat');
+        await expect.poll(() => new URL(page.url()).pathname, { timeout: 15_000 }).toBe('/ui/chat');
         await expect(page.getByRole('navigation', { name: 'Pages' }).getByRole('link').count()).resolves.toBe(8);
         await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toMatch(/chat/i);
         expectCleanConsole(errors);
