@@ -79,7 +79,7 @@ describe.skipIf(!hasChromium)(`sessions pages in Chromium${hasChromium ? '' : ` 
     await page.getByRole('button', { name: 'Search' }).click();
     const hit = page.getByRole('link', { name: 'gaul · message 2 (assistant)' });
     await hit.waitFor();
-    await expect.poll(() => page.getByRole('mark').first().textContent()).toBe('Lutetia');
+    await expect.poll(() => page.locator('mark').first().textContent()).toBe('Lutetia');
     await checkPageInBothThemes(page, 'sessions-search');
     await hit.click();
     await expect.poll(() => new URL(page.url()).hash).toBe('#message-2');
