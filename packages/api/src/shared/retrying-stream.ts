@@ -6,7 +6,7 @@ import { type BatchSink, type BatchSourceControl, isBatchSource, START_BATCHES }
 import { decideRetry } from './retry-policy.js';
 import { resolveStallLimits } from './stall-timeouts.js';
 import { type StallLimits, StallWatch } from './stall-watch.js';
-import type { OpenStream, StreamEventBatch, StreamWithRetriesOptions } from './stream-with-retries.js';
+import type { OpenStream, StreamEventBatch, StreamWithRetriesOptions } from './stream-batches.js';
 import { toLlmError } from './to-llm-error.js';
 
 /** Events held back until the first content event, so a retried attempt repeats nothing. */

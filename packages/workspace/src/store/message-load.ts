@@ -1,21 +1,8 @@
 import type { Message } from '@boxagnts/api';
+import type { MessageColumns } from './store-backend.js';
 import type { StoredMessage } from './store-types.js';
 
-/**
- * One message row as `load` reads it: the columns of {@link loadMessagesSql} in order. Arrays,
- * not objects: both drivers build them without naming every column of every row (better-sqlite3
- * `raw`, pg `rowMode: 'array'`).
- */
-export type MessageColumns = [
-  seq: number,
-  role: Message['role'],
-  content: string,
-  providerMetadata: string | null,
-  model: string | null,
-  usage: string | null,
-  compaction: string | null,
-  createdAt: number,
-];
+export type { MessageColumns } from './store-backend.js';
 
 /**
  * The query behind `load`: a session's rows in order, with every column an entry needs and no

@@ -1,6 +1,22 @@
+import type { Message } from '@boxagnts/api';
 import type { Kysely } from 'kysely';
-import type { MessageColumns } from './message-load.js';
 import type { StoreDatabase } from './store-database.js';
+
+/**
+ * One message row as `load` reads it: the columns of `loadMessagesSql` (message-load.ts) in order. Arrays,
+ * not objects: both drivers build them without naming every column of every row (better-sqlite3
+ * `raw`, pg `rowMode: 'array'`).
+ */
+export type MessageColumns = [
+  seq: number,
+  role: Message['role'],
+  content: string,
+  providerMetadata: string | null,
+  model: string | null,
+  usage: string | null,
+  compaction: string | null,
+  createdAt: number,
+];
 
 /**
  * One opened database: kysely for reads, and `write` for transactions, so the session and usage
