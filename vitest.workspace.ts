@@ -37,6 +37,11 @@ export const projects: TestProjectInlineConfiguration[] = [
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     },
   })),
+  // The dashboard's own logic (pure functions of its pages), in Node.
+  {
+    extends: true as const,
+    test: { name: 'dashboard-unit', root: join(root, 'packages/gateway/dashboard'), include: ['src/**/*.test.ts'] },
+  },
   // The gateway's dashboard in a real browser (Debian's chromium through playwright-core); builds it first.
   {
     extends: true as const,

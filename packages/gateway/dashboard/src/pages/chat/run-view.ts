@@ -110,6 +110,9 @@ type Data = Record<string, unknown>;
 
 /** Folds one event of the run's stream into the view. Unknown events only move the cursor. */
 export function applyRunEvent(view: RunView, type: string, data: Data, id: string | undefined): RunView {
+  // The gateway numbers a run's events 1, 2, 3...: one already folded in (a replay after a reconnect
+  // that raced the saved cursor, a second subscription) must not add its text or card twice.
+  if (id !== undefined && view.lastEventId !== undefined && Number(id) <= Number(view.lastEventId)) return view;
   const next = id === undefined ? view : { ...view, lastEventId: id };
   switch (type) {
     case 'run-started':
