@@ -1,28 +1,12 @@
-import { once } from 'node:events';
-import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { RequestListener } from 'node:http';
 import { request } from 'undici';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { loopbackServers } from '../test/loopback-server.js';
 import { type BodyHandlers, readBody } from './body-reader.js';
 import { createHttpAgent } from './http-agent.js';
 
-const servers: Server[] = [];
+const listen = loopbackServers();
 const agent = createHttpAgent();
-
-async function listen(handler: RequestListener): Promise<string> {
-  const server = createServer(handler);
-  servers.push(server);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-afterEach(() => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    server.close();
-  }
-});
 
 /** Handlers that record what they see, and resolve `settled` at the end or the first error. */
 function recorder(options: { stopAt?: string; throwAt?: string } = {}) {

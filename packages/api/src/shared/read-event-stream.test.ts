@@ -1,7 +1,6 @@
 import { once } from 'node:events';
-import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { loopbackServers } from '../test/loopback-server.js';
 import { createHttpAgent } from './http-agent.js';
 import { createProviderFetch } from './provider-fetch.js';
 import {
@@ -11,23 +10,8 @@ import {
   readServerSentEvents,
 } from './read-event-stream.js';
 
-const servers: Server[] = [];
+const listen = loopbackServers();
 const fetch = createProviderFetch({ dispatcher: createHttpAgent() });
-
-async function listen(handler: RequestListener): Promise<string> {
-  const server = createServer(handler);
-  servers.push(server);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-afterEach(() => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    server.close();
-  }
-});
 
 function body(response: Response): AsyncIterable<Uint8Array> {
   if (response.body === null) throw new Error('The loopback server sent no body.');

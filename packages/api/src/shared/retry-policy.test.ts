@@ -1,31 +1,14 @@
-import { once } from 'node:events';
-import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLlmError } from '../spec/create-llm-error.js';
 import { isAbortedError } from '../spec/llm-error-classes.js';
+import { loopbackServers } from '../test/loopback-server.js';
 import { createHttpAgent } from './http-agent.js';
 import { createProviderFetch } from './provider-fetch.js';
 import { decideRetry, type RetryEvent, withRetries } from './retry-policy.js';
 import { sendRequest } from './send-request.js';
 
-const servers: Server[] = [];
+const listen = loopbackServers();
 const fetch = createProviderFetch({ dispatcher: createHttpAgent() });
-
-async function listen(handler: RequestListener): Promise<string> {
-  const server = createServer(handler);
-  servers.push(server);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-afterEach(() => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    server.close();
-  }
-});
 
 const overloaded = createLlmError({ reason: 'overloaded', message: 'busy' });
 

@@ -1,9 +1,8 @@
 import { once } from 'node:events';
-import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLlmError } from '../spec/create-llm-error.js';
 import type { StreamEvent } from '../spec/stream-event.js';
+import { loopbackServers } from '../test/loopback-server.js';
 import { createHttpAgent } from './http-agent.js';
 import { createProviderFetch } from './provider-fetch.js';
 import type { RetryEvent } from './retry-policy.js';
@@ -245,23 +244,8 @@ describe('streamWithRetries (scripted attempts)', () => {
   });
 });
 
-const servers: Server[] = [];
+const listen = loopbackServers();
 const fetch = createProviderFetch({ dispatcher: createHttpAgent() });
-
-async function listen(handler: RequestListener): Promise<string> {
-  const server = createServer(handler);
-  servers.push(server);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-afterEach(() => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    server.close();
-  }
-});
 
 /**
  * A minimal adapter, batching like the real ones: `event: start|text|end` SSE events become stream
