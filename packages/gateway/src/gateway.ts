@@ -189,6 +189,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       return registry;
     },
     heartbeatMs: options.heartbeatMs ?? 15_000,
+    refreshAgents: () => {
+      pool.refresh();
+      const stale = [...listed.values()];
+      listed.clear();
+      for (const agent of stale) void agent.then((made) => made.close()).catch(() => undefined);
+    },
   };
   const app = createGatewayApp({
     services,

@@ -15,6 +15,11 @@ export interface GatewayServices {
   registry(): Promise<ProviderRegistry>;
   /** Milliseconds between SSE heartbeat comments. */
   heartbeatMs: number;
+  /**
+   * Composes agents again from the workspace as it is now (after a settings write: permissions,
+   * AGENTS.md, output styles); runs in progress finish with the agent they have.
+   */
+  refreshAgents?(): void;
 }
 
 /** Hono's environment type of the gateway app. */

@@ -119,6 +119,7 @@ export function settingsRoutes(services: GatewayServices, tokens: TokenStore): H
         }),
       ),
     );
+    services.refreshAgents?.();
     return context.json(permissionsView());
   });
 
@@ -139,6 +140,7 @@ export function settingsRoutes(services: GatewayServices, tokens: TokenStore): H
     const { paths } = workspace();
     await confinedFolder(paths.dir, paths.dir);
     await writeFileAtomic(paths.agentsMd, body.content);
+    services.refreshAgents?.();
     return context.json(await agentsMdView());
   });
 
@@ -181,6 +183,7 @@ export function settingsRoutes(services: GatewayServices, tokens: TokenStore): H
     const description = body.description?.trim() ?? '';
     const text = `---\nname: ${name}\n${description === '' ? '' : `description: ${description}\n`}---\n\n${body.prompt.trim()}\n`;
     await writeFileAtomic(file, text);
+    services.refreshAgents?.();
     const style = (await stylesView()).styles.find((candidate) => candidate.name === name);
     return context.json(style, 200);
   });
@@ -207,6 +210,7 @@ export function settingsRoutes(services: GatewayServices, tokens: TokenStore): H
       });
     }
     await rm(file);
+    services.refreshAgents?.();
     return context.body(null, 204);
   });
 
