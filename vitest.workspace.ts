@@ -50,8 +50,8 @@ export const projects: TestProjectInlineConfiguration[] = [
       root: join(root, 'packages/gateway/dashboard'),
       include: ['e2e/**/*.test.ts'],
       globalSetup: ['e2e/build-dashboard.ts'],
-      // One browser and one gateway per file; files run one after another to keep CPU for the browser.
-      fileParallelism: false,
+      // One browser and one gateway per file (files share the two workers with the other projects: run alone
+      // at the end, the suite was a 2.5-minute tail on one worker).
       testTimeout: 60_000,
       hookTimeout: 60_000,
       // A page's first load fetches its chunk; on a loaded 2-core machine that takes seconds, not the default 1.
