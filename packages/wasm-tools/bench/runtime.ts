@@ -1,11 +1,15 @@
 // Benchmarks of the component runtime itself: the cold start of the first call (new runtime, new
 // worker process, component loaded from the transpile cache) against a bare forked Node answering
-// one call (bench/fork-floor.ts), in alternating rounds; a warm call of a trivial function tool;
-// and 8 concurrent calls on the default pool of 2 workers.
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+// one call (bench/fork-floor.ts), in alternating rounds, once with the worker bundled as the build
+// ships it (dist/runtime/worker.mjs, what an installed package forks) and once with the worker's
+// source modules; a warm call of a trivial function tool; and 8 concurrent calls on the default
+// pool of 2 workers.
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnyTool, ToolContext } from '@boxagnts/tools';
+// @ts-expect-error plain-JS build script without declarations
+import { bundleWorkers } from '../scripts/bundle-workers.mjs';
 import { createComponentRuntime } from '../src/runtime/component-runtime.js';
 import { buildJsComponent } from '../src/runtime/componentize.js';
 import { benchColdPhases, type ColdPhaseRow } from './cold-phases.js';
@@ -81,22 +85,37 @@ export async function benchRuntime(): Promise<{ rows: RuntimeBenchRow[]; phases:
   });
   const root = await realpath(await mkdtemp(join(tmpdir(), 'boxagnts-bench-runtime-')));
   const context = contextFor(root);
+  // The build's bundling, into the package's node_modules so preview2-shim resolves as installed.
+  const modules = join(import.meta.dirname, '..', 'node_modules');
+  await mkdir(modules, { recursive: true });
+  const bundleDir = await mkdtemp(join(modules, '.bench-worker-'));
+  await bundleWorkers(bundleDir);
+  const coldStart = async (workerPath?: string) => {
+    const started = performance.now();
+    const runtime = createComponentRuntime(workerPath === undefined ? {} : { workerPath });
+    try {
+      const tool = await onlyTool(await runtime.loadFunctionComponent({ path: built.path }));
+      await tool.execute({ n: 1 }, context);
+      return performance.now() - started;
+    } finally {
+      await runtime.close();
+    }
+  };
+  // Let the previous run's worker processes go first (they are killed, not awaited).
+  const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   try {
-    const cold: number[] = [];
+    const bundled: number[] = [];
+    const sources: number[] = [];
     const floor: number[] = [];
     for (let run = 0; run < COLD_RUNS; run += 1) {
-      // Let the previous run's worker processes go first (they are killed, not awaited).
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await settle(300);
       floor.push(await forkFloor());
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const started = performance.now();
-      const runtime = createComponentRuntime();
-      try {
-        const tool = await onlyTool(await runtime.loadFunctionComponent({ path: built.path }));
-        await tool.execute({ n: 1 }, context);
-        cold.push(performance.now() - started);
-      } finally {
-        await runtime.close();
+      // Alternate which of the two goes first, so neither always follows the floor.
+      const order = run % 2 === 0 ? ['bundled', 'sources'] : ['sources', 'bundled'];
+      for (const which of order) {
+        await settle(150);
+        if (which === 'bundled') bundled.push(await coldStart(join(bundleDir, 'worker.mjs')));
+        else sources.push(await coldStart());
       }
     }
 
@@ -111,7 +130,8 @@ export async function benchRuntime(): Promise<{ rows: RuntimeBenchRow[]; phases:
         Promise.all(Array.from({ length: CONCURRENT }, (_, index) => tool.execute({ n: index }, context))),
       );
       const rows = [
-        row('cold start: new runtime, first call', cold, floor),
+        row('cold start: new runtime, first call', bundled, floor),
+        row('cold start, worker from its source modules', sources, floor),
         row('baseline: forked Node answering one call', floor),
         row('warm call: trivial function tool', warm),
         row(`${CONCURRENT} concurrent calls (2 workers), whole batch`, batch),
@@ -123,5 +143,6 @@ export async function benchRuntime(): Promise<{ rows: RuntimeBenchRow[]; phases:
     }
   } finally {
     await rm(root, { recursive: true, force: true });
+    await rm(bundleDir, { recursive: true, force: true });
   }
 }
