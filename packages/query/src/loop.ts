@@ -12,6 +12,7 @@ import { compactRun, contextTokens, pressureEvent, shouldCompact } from './compa
 import { messageChars } from './compaction/estimate-tokens.js';
 import type { QueryOptions } from './config.js';
 import { EventBuffer } from './event-buffer.js';
+import { callbackEmit, type EmitEvent, EventChannel, isRunStopped } from './event-channel.js';
 import type { QueryEvent } from './events.js';
 import { checkLimits, type LimitStop } from './limits/check-limits.js';
 import { TurnOutputLimitError } from './limits/turn-output-limit-error.js';
@@ -78,18 +79,44 @@ function today(): string {
  *   if (event.type === 'done') console.log(event.outcome.reason);
  * }
  */
-export function runQuery(options: QueryOptions): AsyncGenerator<QueryEvent, QueryOutcome> {
+export async function* runQuery(options: QueryOptions): AsyncGenerator<QueryEvent, QueryOutcome> {
+  // A thin adapter over the loop's core: the core waits in `emit` until the next event is asked for.
+  const channel = new EventChannel();
+  const core = runLoop(options, rootTree(options), {}, channel.emit);
+  channel.follow(core);
+  let ended = false;
+  try {
+    for (;;) {
+      const next = channel.next();
+      const event = next instanceof Promise ? await next : next;
+      if (event === undefined) {
+        ended = true;
+        return channel.result();
+      }
+      yield event;
+      channel.resume();
+    }
+  } finally {
+    // Stopped at a `yield`: the core unwinds from the event it waits on (closing the provider's
+    // stream), and `return()` settles after it, as it did when the loop was this generator.
+    if (!ended) {
+      channel.close();
+      await core.then(ignore, ignore);
+    }
+  }
+}
+
+function ignore(): void {}
+
+/** The tree of a top-level run: its sub-agents' semaphore and turn count. */
+function rootTree(options: QueryOptions): RunTree {
   const subAgents = subAgentConfig(options);
-  return runLoop(
-    options,
-    {
-      depth: 0,
-      semaphore: new Semaphore(subAgents.maxConcurrent ?? 4),
-      turns: { count: 0 },
-      ...(subAgents.maxTreeTurns === undefined ? {} : { maxTreeTurns: subAgents.maxTreeTurns }),
-    },
-    {},
-  );
+  return {
+    depth: 0,
+    semaphore: new Semaphore(subAgents.maxConcurrent ?? 4),
+    turns: { count: 0 },
+    ...(subAgents.maxTreeTurns === undefined ? {} : { maxTreeTurns: subAgents.maxTreeTurns }),
+  };
 }
 
 /**
@@ -161,11 +188,12 @@ async function addPending(state: RunState, pending: readonly Message[]): Promise
  * call the model, act on the reply (tools, resume, end), recover from a failed call. Each
  * mechanism lives in a file of its own; this function only sequences them over the run state.
  */
-async function* runLoop(
+async function runLoop(
   options: QueryOptions,
   tree: RunTree,
   identity: RunIdentity,
-): AsyncGenerator<QueryEvent, QueryOutcome> {
+  emit: EmitEvent,
+): Promise<QueryOutcome> {
   const { config } = options;
   const outer = options.signal;
   // A run's own controller exists only for a timeout: a caller's signal alone is used as it is (a
@@ -205,8 +233,8 @@ async function* runLoop(
       ...(state.usageSession ? { session: state.usageSession } : {}),
       emit: (event) => buffer.push(event),
       remainingBudget: () => state.ledger.remainingUsd(),
-      runChild: (childOptions, depth, child) =>
-        runLoop(childOptions, { ...tree, depth }, child ?? { parentLedger: state.ledger }),
+      runChild: (childOptions, depth, child, onEvent) =>
+        runChildToEnd(childOptions, { ...tree, depth }, child ?? { parentLedger: state.ledger }, onEvent),
       config: subAgentConfig(options),
       semaphore: tree.semaphore,
     });
@@ -257,42 +285,51 @@ async function* runLoop(
 
   const unpriced = unpricedModel(state);
   if (unpriced !== undefined) {
-    return yield* endRun(pool, buffer, finish({ stop: 'error', extra: { error: unpriced.message, cause: unpriced } }));
+    return endRun(pool, buffer, emit, finish({ stop: 'error', extra: { error: unpriced.message, cause: unpriced } }));
   }
   // The user message (and anything else new) is stored before the model is called.
   const startError = await persistStart(state.session, options.messages);
   if (startError !== undefined)
-    return yield* endRun(pool, buffer, finish({ stop: 'error', extra: { error: startError } }));
+    return endRun(pool, buffer, emit, finish({ stop: 'error', extra: { error: startError } }));
 
   for (;;) {
     const limit = checkLimits(state);
-    if (limit !== undefined) return yield* endRun(pool, buffer, finish(limitStop(limit)));
+    if (limit !== undefined) return endRun(pool, buffer, emit, finish(limitStop(limit)));
     const pending = options.pending?.drain() ?? NO_PENDING;
     if (pending.length > 0) {
       await addPending(state, pending);
-      for (const message of pending) yield { type: 'user-message', message };
+      for (const message of pending) {
+        const wait = emit({ type: 'user-message', message });
+        if (wait !== undefined) await wait;
+      }
     }
     if (state.toolChars > budgetChars) {
       const report = trimToolResults(messages, budgetChars, state.toolChars);
       state.toolChars = report.remainingChars;
       if (report.trimmed > 0) {
-        yield {
-          type: 'status',
-          kind: 'tool-results-trimmed',
-          message: `Removed ${report.trimmed} old tool result(s) (${report.removedChars} characters) to stay within the tool-result budget.`,
-          data: { ...report },
-        };
+        {
+          const wait = emit({
+            type: 'status',
+            kind: 'tool-results-trimmed',
+            message: `Removed ${report.trimmed} old tool result(s) (${report.removedChars} characters) to stay within the tool-result budget.`,
+            data: { ...report },
+          });
+          if (wait !== undefined) await wait;
+        }
       }
     }
     if (tools.refresh() || system.length === 0) system = runSystemPrompt(config, tools.names, workingDirectory, date);
     const tokens = contextTokens(state);
     const pressure = pressureEvent(state, tokens);
-    if (pressure !== undefined) yield pressure;
+    if (pressure !== undefined) {
+      const wait = emit(pressure);
+      if (wait !== undefined) await wait;
+    }
     if (shouldCompact(state, tokens)) {
-      yield* compactRun(state, tokens, false);
+      await forward(emit, compactRun(state, tokens, false));
       // The summary call may have spent what was left.
       const after = checkLimits(state);
-      if (after !== undefined) return yield* endRun(pool, buffer, finish(limitStop(after)));
+      if (after !== undefined) return endRun(pool, buffer, emit, finish(limitStop(after)));
     }
 
     state.turn++;
@@ -300,51 +337,75 @@ async function* runLoop(
     const turn = state.turn;
     const model = state.model;
     const provider = state.provider;
-    yield { type: 'turn-start', turn, model };
+    {
+      const wait = emit({ type: 'turn-start', turn, model });
+      if (wait !== undefined) await wait;
+    }
     const request = turnRequest(config, model, system, messages, tools.definitions, temperature);
     // The provider's stream is read here, not through a nested generator: one fewer per model call.
     const stream = new TurnStream(turn, provider.id, maxOutputChars);
     try {
       for await (const event of provider.streamMessage(request, modelCallOptions)) {
         const delta = stream.push(event);
-        if (delta !== undefined) yield delta;
+        if (delta !== undefined) {
+          const wait = emit(delta);
+          if (wait !== undefined) await wait;
+        }
         if (stream.done) break;
       }
     } catch (error) {
+      // The consumer stopped the run: it unwinds (the provider's stream is closed by now).
+      if (isRunStopped(error)) throw error;
       stream.fail(error, signal);
     }
     const result = stream.result();
     if (!result.ok && result.tooLarge !== undefined) {
       const cause = new TurnOutputLimitError(result.tooLarge.limitChars, result.tooLarge.receivedChars);
-      return yield* endRun(pool, buffer, finish({ stop: 'error', extra: { error: cause.message, cause } }));
+      return endRun(pool, buffer, emit, finish({ stop: 'error', extra: { error: cause.message, cause } }));
     }
     if (!result.ok) {
       const error: LlmError = result.error;
       const recovery = recoverTurn(state, error);
       switch (recovery.action) {
         case 'compact': {
-          yield { type: 'recoverable-error', error, action: 'compact', attempt: recovery.attempt };
-          const changed = yield* compactRun(state, state.contextWindow, true);
-          if (!changed) return yield* endRun(pool, buffer, finish({ stop: 'context_overflow' }));
+          {
+            const wait = emit({ type: 'recoverable-error', error, action: 'compact', attempt: recovery.attempt });
+            if (wait !== undefined) await wait;
+          }
+          const changed = await forward(emit, compactRun(state, state.contextWindow, true));
+          if (!changed) return endRun(pool, buffer, emit, finish({ stop: 'context_overflow' }));
           continue;
         }
         case 'fallback':
-          yield { type: 'recoverable-error', error, action: 'fallback', attempt: 1 };
-          yield switchToFallback(state, recovery.next);
+          {
+            const wait = emit({ type: 'recoverable-error', error, action: 'fallback', attempt: 1 });
+            if (wait !== undefined) await wait;
+          }
+          {
+            const wait = emit(switchToFallback(state, recovery.next));
+            if (wait !== undefined) await wait;
+          }
           continue;
         case 'retry':
-          yield { type: 'recoverable-error', error, action: 'retry-turn', attempt: recovery.attempt };
-          yield {
-            type: 'status',
-            kind: 'retry-turn',
-            message: `The response ${result.partialOutput ? 'broke off' : 'failed'} (${error.reason}); retrying the turn.`,
-          };
+          {
+            const wait = emit({ type: 'recoverable-error', error, action: 'retry-turn', attempt: recovery.attempt });
+            if (wait !== undefined) await wait;
+          }
+          {
+            const wait = emit({
+              type: 'status',
+              kind: 'retry-turn',
+              message: `The response ${result.partialOutput ? 'broke off' : 'failed'} (${error.reason}); retrying the turn.`,
+            });
+            if (wait !== undefined) await wait;
+          }
           continue;
         default:
-          if (recovery.reason !== 'error') return yield* endRun(pool, buffer, finish({ stop: recovery.reason }));
-          return yield* endRun(
+          if (recovery.reason !== 'error') return endRun(pool, buffer, emit, finish({ stop: recovery.reason }));
+          return endRun(
             pool,
             buffer,
+            emit,
             finish({ stop: 'error', extra: { error: `${error.reason}: ${error.message}`, cause: error } }),
           );
       }
@@ -367,48 +428,70 @@ async function* runLoop(
     }
     await persist(state.session, [{ message: stored, model, usage: response.usage }]);
     if (charged.write !== undefined) await charged.write;
-    yield {
-      type: 'turn-end',
-      turn,
-      model,
-      message: stored,
-      finishReason: response.finishReason,
-      usage: response.usage,
-    };
-    yield { type: 'usage', turn, model, usage: response.usage, costUsd: charged.costUsd, totals: state.usage };
+    {
+      const wait = emit({
+        type: 'turn-end',
+        turn,
+        model,
+        message: stored,
+        finishReason: response.finishReason,
+        usage: response.usage,
+      });
+      if (wait !== undefined) await wait;
+    }
+    {
+      const wait = emit({
+        type: 'usage',
+        turn,
+        model,
+        usage: response.usage,
+        costUsd: charged.costUsd,
+        totals: state.usage,
+      });
+      if (wait !== undefined) await wait;
+    }
 
     if (cutOff) {
       const resumed = resumeAfterMaxTokens(state);
       if (!resumed.resume)
-        return yield* endRun(pool, buffer, finish({ stop: 'error', extra: { error: resumed.error } }));
+        return endRun(pool, buffer, emit, finish({ stop: 'error', extra: { error: resumed.error } }));
       const resume: Message = { role: 'user', content: MAX_TOKENS_RESUME_PROMPT };
       messages.push(resume);
       await persist(state.session, [{ message: resume }]);
-      yield {
-        type: 'status',
-        kind: 'resume-after-max-tokens',
-        message: `The reply hit the output limit; asking the model to continue (${state.maxTokensResumes}).`,
-      };
+      {
+        const wait = emit({
+          type: 'status',
+          kind: 'resume-after-max-tokens',
+          message: `The reply hit the output limit; asking the model to continue (${state.maxTokensResumes}).`,
+        });
+        if (wait !== undefined) await wait;
+      }
       continue;
     }
     if (finishReason === 'refusal' || finishReason === 'content-filter')
-      return yield* endRun(pool, buffer, finish({ stop: 'refusal' }));
+      return endRun(pool, buffer, emit, finish({ stop: 'refusal' }));
     if (toolUses.length === 0) {
       // Messages queued while the answer streamed: a follow-up turn, or handed back; never dropped.
       const late = options.pending?.drain() ?? NO_PENDING;
-      if (late.length === 0) return yield* endRun(pool, buffer, finish({ stop: 'end_turn' }));
+      if (late.length === 0) return endRun(pool, buffer, emit, finish({ stop: 'end_turn' }));
       const blocked = checkLimits(state);
       if (config.pendingAtEnd === 'return' || blocked !== undefined) {
         const end = blocked === undefined ? { stop: 'end_turn' as const } : limitStop(blocked);
-        return yield* endRun(pool, buffer, finish({ ...end, extra: { ...end.extra, pending: [...late] } }));
+        return endRun(pool, buffer, emit, finish({ ...end, extra: { ...end.extra, pending: [...late] } }));
       }
       await addPending(state, late);
-      for (const message of late) yield { type: 'user-message', message };
-      yield {
-        type: 'status',
-        kind: 'pending-messages',
-        message: `${late.length} message(s) arrived while the answer streamed; answering them in a follow-up turn.`,
-      };
+      for (const message of late) {
+        const wait = emit({ type: 'user-message', message });
+        if (wait !== undefined) await wait;
+      }
+      {
+        const wait = emit({
+          type: 'status',
+          kind: 'pending-messages',
+          message: `${late.length} message(s) arrived while the answer streamed; answering them in a follow-up turn.`,
+        });
+        if (wait !== undefined) await wait;
+      }
       continue;
     }
 
@@ -418,7 +501,10 @@ async function* runLoop(
     for (;;) {
       const events = buffer.take();
       if (events !== undefined) {
-        for (const event of events) yield event;
+        for (const event of events) {
+          const wait = emit(event);
+          if (wait !== undefined) await wait;
+        }
         continue;
       }
       if (!buffer.busy) break;
@@ -432,27 +518,86 @@ async function* runLoop(
     state.charsSinceUsage += added;
     await persist(state.session, [{ message: resultMessage }]);
     if (toolPhase.looping) {
-      yield {
-        type: 'status',
-        kind: 'tool-loop',
-        message: toolPhase.stop
-          ? 'The model kept repeating the same tool calls; the run stops.'
-          : 'The model repeated the same tool calls; it was told so.',
-      };
+      {
+        const wait = emit({
+          type: 'status',
+          kind: 'tool-loop',
+          message: toolPhase.stop
+            ? 'The model kept repeating the same tool calls; the run stops.'
+            : 'The model repeated the same tool calls; it was told so.',
+        });
+        if (wait !== undefined) await wait;
+      }
     }
-    if (toolPhase.stop) return yield* endRun(pool, buffer, finish({ stop: 'tool_loop' }));
+    if (toolPhase.stop) return endRun(pool, buffer, emit, finish({ stop: 'tool_loop' }));
   }
 }
 
 /** Ends a run: waits for background sub-agents (they do not outlive their parent), then `done`. */
-async function* endRun(
+async function endRun(
   pool: SubAgentPool | undefined,
   buffer: EventBuffer<QueryEvent>,
+  emit: EmitEvent,
   outcome: QueryOutcome,
-): AsyncGenerator<QueryEvent, QueryOutcome> {
-  if (pool) yield* buffer.drainWhile(pool.close());
-  yield { type: 'done', outcome };
+): Promise<QueryOutcome> {
+  if (pool) await drainWhile(buffer, emit, pool.close());
+  const wait = emit({ type: 'done', outcome });
+  if (wait !== undefined) await wait;
   return outcome;
+}
+
+/** Emits the buffer's events until `work` settles, then the rest. */
+async function drainWhile(buffer: EventBuffer<QueryEvent>, emit: EmitEvent, work: Promise<unknown>): Promise<void> {
+  buffer.watch(work);
+  for (;;) {
+    const events = buffer.take();
+    if (events !== undefined) {
+      for (const event of events) {
+        const wait = emit(event);
+        if (wait !== undefined) await wait;
+      }
+      continue;
+    }
+    if (!buffer.busy) break;
+    await buffer.wait();
+  }
+  buffer.result();
+}
+
+/**
+ * Emits the events of a mechanism written as a generator (compaction); returns its value. Closes
+ * it when the run is stopped while it is suspended, as `yield*` would.
+ */
+async function forward<R>(emit: EmitEvent, events: AsyncGenerator<QueryEvent, R>): Promise<R> {
+  let finished = false;
+  try {
+    for (;;) {
+      const next = await events.next();
+      if (next.done === true) {
+        finished = true;
+        return next.value;
+      }
+      const wait = emit(next.value);
+      if (wait !== undefined) await wait;
+    }
+  } finally {
+    if (!finished) await events.return(undefined as R);
+  }
+}
+
+/**
+ * A child run of the tree to its end, each event handed to `onEvent` (sub-agents): the core with
+ * no generator between. Rejects with what `onEvent` threw, or what the run failed with.
+ */
+function runChildToEnd(
+  options: QueryOptions,
+  tree: RunTree,
+  identity: RunIdentity,
+  onEvent: (event: QueryEvent) => void,
+): Promise<QueryOutcome> {
+  return runLoop(options, tree, identity, callbackEmit(onEvent)).catch((error: unknown) => {
+    throw isRunStopped(error) ? error.consumerError : error;
+  });
 }
 
 /** Runs the loop to its end, calling `onEvent` for each event; resolves to the outcome. */
@@ -460,17 +605,14 @@ export async function runQueryToEnd(
   options: QueryOptions,
   onEvent?: (event: QueryEvent) => void,
 ): Promise<QueryOutcome> {
-  const run = runQuery(options);
+  // The loop's core with a callback: no generator between the loop and `onEvent` (55 hops a run).
+  const tree = rootTree(options);
   try {
-    for (;;) {
-      const next = await run.next();
-      if (next.done) return next.value;
-      onEvent?.(next.value);
-    }
-  } catch (error) {
+    return await runLoop(options, tree, {}, callbackEmit(onEvent));
+  } catch (thrown) {
     // The loop never throws by design; this keeps the promise of `runQueryToEnd` whatever happens
     // (an `onEvent` that throws, a host store that throws, an engine limit such as RangeError).
-    await run.return(undefined as unknown as QueryOutcome).catch(() => undefined);
+    const error = isRunStopped(thrown) ? thrown.consumerError : thrown;
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     return {
       reason: 'error',

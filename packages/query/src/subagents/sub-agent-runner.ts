@@ -25,7 +25,12 @@ export interface ParentRun {
   /** USD the tree may still spend, or undefined without a tree budget. */
   remainingBudget(): number | undefined;
   /** Starts a child loop (the loop passes itself in, so this module never imports it). */
-  runChild(options: QueryOptions, depth: number, child?: RunIdentity): AsyncGenerator<QueryEvent, QueryOutcome>;
+  runChild(
+    options: QueryOptions,
+    depth: number,
+    child: RunIdentity | undefined,
+    onEvent: (event: QueryEvent) => void,
+  ): Promise<QueryOutcome>;
   config: SubAgentConfig;
   semaphore: Semaphore;
 }
@@ -287,19 +292,12 @@ export class SubAgentPool {
       const identity: RunIdentity = { subAgentId: id };
       if (parent.ledger !== undefined) identity.parentLedger = parent.ledger;
       if (parent.session !== undefined) identity.usageSession = parent.session;
-      const run = parent.runChild(options, depth, identity);
-      let outcome: QueryOutcome;
-      for (;;) {
-        const next = await run.next();
-        if (next.done) {
-          outcome = next.value;
-          break;
+      const outcome = await parent.runChild(options, depth, identity, (event) => {
+        if (event.type === 'turn-start') onTurn(event.turn);
+        if (event.type !== 'done') {
+          parent.emit({ type: 'sub-agent', agentId: id, parentToolCallId: toolCallId, depth, event });
         }
-        if (next.value.type === 'turn-start') onTurn(next.value.turn);
-        if (next.value.type !== 'done') {
-          parent.emit({ type: 'sub-agent', agentId: id, parentToolCallId: toolCallId, depth, event: next.value });
-        }
-      }
+      });
       recordSubAgent(parent.usage, id, outcome.usage);
       const finish = prepared?.finish;
       rootGivenBack = true;
