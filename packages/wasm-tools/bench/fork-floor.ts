@@ -5,12 +5,13 @@ import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { EXTENDED_CONST_FLAG } from '../src/runtime/worker-pool.js';
 
-const CHILD = join(import.meta.dirname, 'fork-floor-child.mjs');
+/** The floor's entry: an ES module (as the sources' worker.mjs) or CommonJS (as the built worker.cjs). */
+export type FloorEntry = 'mjs' | 'cjs';
 
 /** One fork-to-answer round trip in ms (the child is killed afterwards). */
-export function forkFloor(maxMemoryBytes = 256 * 1024 * 1024): Promise<number> {
+export function forkFloor(maxMemoryBytes = 256 * 1024 * 1024, entry: FloorEntry = 'mjs'): Promise<number> {
   const started = performance.now();
-  const child = fork(CHILD, [], {
+  const child = fork(join(import.meta.dirname, `fork-floor-child.${entry}`), [], {
     execArgv: [
       `--wasm-max-mem-pages=${Math.floor(maxMemoryBytes / 65536)}`,
       ...EXTENDED_CONST_FLAG,

@@ -1,7 +1,7 @@
 // Benchmarks of the component runtime itself: the cold start of the first call (new runtime, new
 // worker process, component loaded from the transpile cache) against a bare forked Node answering
 // one call (bench/fork-floor.ts), in alternating rounds, once with the worker bundled as the build
-// ships it (dist/runtime/worker.mjs, what an installed package forks) and once with the worker's
+// ships it (dist/runtime/worker.cjs, what an installed package forks) and once with the worker's
 // source modules; a warm call of a trivial function tool; and 8 concurrent calls on the default
 // pool of 2 workers.
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
@@ -107,14 +107,17 @@ export async function benchRuntime(): Promise<{ rows: RuntimeBenchRow[]; phases:
     const bundled: number[] = [];
     const sources: number[] = [];
     const floor: number[] = [];
+    const floorCjs: number[] = [];
     for (let run = 0; run < COLD_RUNS; run += 1) {
       await settle(300);
       floor.push(await forkFloor());
+      await settle(100);
+      floorCjs.push(await forkFloor(undefined, 'cjs'));
       // Alternate which of the two goes first, so neither always follows the floor.
       const order = run % 2 === 0 ? ['bundled', 'sources'] : ['sources', 'bundled'];
       for (const which of order) {
         await settle(150);
-        if (which === 'bundled') bundled.push(await coldStart(join(bundleDir, 'worker.mjs')));
+        if (which === 'bundled') bundled.push(await coldStart(join(bundleDir, 'worker.cjs')));
         else sources.push(await coldStart());
       }
     }
@@ -133,6 +136,7 @@ export async function benchRuntime(): Promise<{ rows: RuntimeBenchRow[]; phases:
         row('cold start: new runtime, first call', bundled, floor),
         row('cold start, worker from its source modules', sources, floor),
         row('baseline: forked Node answering one call', floor),
+        row('baseline, the same with a CommonJS entry', floorCjs),
         row('warm call: trivial function tool', warm),
         row(`${CONCURRENT} concurrent calls (2 workers), whole batch`, batch),
       ];

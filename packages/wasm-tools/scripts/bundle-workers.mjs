@@ -2,6 +2,11 @@
 // component) bundled into one file each, with picomatch inlined. A forked worker otherwise imports
 // about 15 module files through Node's ESM loader and picomatch through the CommonJS loader before
 // it is ready, which is most of a cold start's time above a bare fork (README, "Cold start").
+// The component worker is bundled as CommonJS (worker.cjs): a process whose entry is an ES module
+// starts Node's ESM loader before its first line runs, which costs as much again as the import
+// (a bare fork answering one call: 200 ms with a .cjs entry, 286 ms with .mjs, at load 15). Its
+// dynamic imports (a component's glue when it is not wrapped as a script, preview2-shim for
+// components that need it) stay import() calls and load the ESM loader only then.
 // Used by the build (prepare-dist.mjs writes dist/runtime/), by the test that runs the bundled
 // worker (src/runtime/worker-bundle.test.ts) and by the cold-start bench (bench/runtime.ts), so all
 // three fork the same file.
@@ -11,23 +16,26 @@ import { fileURLToPath } from 'node:url';
 
 const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The entries forked by the runtime, by the name the runtime looks them up under. */
-export const WORKER_ENTRIES = ['worker.mjs', 'worker-http.mjs'];
+/** The entries forked by the runtime: source file, bundle name (what the runtime looks up), format. */
+export const WORKER_ENTRIES = [
+  { source: 'worker.mjs', bundle: 'worker.cjs', format: 'cjs' },
+  { source: 'worker-http.mjs', bundle: 'worker-http.mjs', format: 'esm' },
+];
 
 /**
- * Bundles every worker entry into `outDir` (one self-contained .mjs each, same file names).
+ * Bundles every worker entry into `outDir` (one self-contained file each, named as in WORKER_ENTRIES).
  * preview2-shim stays an import: it is loaded only for components that need it (and by the
  * HTTP host), from the package's own dependency.
  */
 export async function bundleWorkers(outDir) {
   const { build } = await import('esbuild');
   await mkdir(outDir, { recursive: true });
-  for (const name of WORKER_ENTRIES) {
+  for (const { source, bundle, format } of WORKER_ENTRIES) {
     const result = await build({
-      entryPoints: [join(PACKAGE_DIR, 'src', 'runtime', name)],
+      entryPoints: [join(PACKAGE_DIR, 'src', 'runtime', source)],
       absWorkingDir: PACKAGE_DIR,
       bundle: true,
-      format: 'esm',
+      format,
       platform: 'node',
       target: 'node20',
       external: ['@bytecodealliance/preview2-shim', '@bytecodealliance/preview2-shim/*'],
@@ -35,7 +43,7 @@ export async function bundleWorkers(outDir) {
       write: false,
       logLevel: 'silent',
     });
-    await writeFile(join(outDir, name), result.outputFiles[0].text);
+    await writeFile(join(outDir, bundle), result.outputFiles[0].text);
   }
-  return WORKER_ENTRIES.map((name) => join(outDir, name));
+  return WORKER_ENTRIES.map(({ bundle }) => join(outDir, bundle));
 }

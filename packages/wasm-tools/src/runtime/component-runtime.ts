@@ -42,7 +42,7 @@ export interface ComponentRuntimeOptions {
   maxMemoryBytes?: number;
   /** Cap of each output (result text, stdout, stderr), keeping head and tail. Default 1 MiB. */
   maxOutputBytes?: number;
-  /** The worker entry file; default `worker.mjs` beside the runtime (see README). */
+  /** The worker entry file; default `worker.mjs` beside the sources, `runtime/worker.cjs` in the build (see README). */
   workerPath?: string;
   /**
    * Root-relative paths no guest may change (create, write, delete, rename), checked on every

@@ -22,7 +22,7 @@ const MANIFEST = {
 /** Bare specifiers and relative paths a bundle still imports (node: built-ins excepted). */
 function importsOf(code: string): string[] {
   const found = new Set<string>();
-  for (const match of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^import\s*)["']([^"']+)["']/gm)) {
+  for (const match of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s*)["']([^"']+)["']/gm)) {
     const specifier = match[1] as string;
     if (!specifier.startsWith('node:')) found.add(specifier);
   }
@@ -51,7 +51,7 @@ describe('the bundled worker entries', () => {
       buildFixture('hostile', 'function-tool'),
       buildFixture('command-echo', 'command-tool'),
     ]);
-    runtime = createComponentRuntime({ workers: 1, timeoutMs: 10_000, workerPath: join(bundleDir, 'worker.mjs') });
+    runtime = createComponentRuntime({ workers: 1, timeoutMs: 10_000, workerPath: join(bundleDir, 'worker.cjs') });
     const loaded = [
       ...(await runtime.loadFunctionComponent({ path: basic.path })),
       ...(await runtime.loadFunctionComponent({ path: hostile.path }, { timeoutMs: 1_500 })),
@@ -77,8 +77,9 @@ describe('the bundled worker entries', () => {
   }
 
   it('writes one self-contained file per entry, importing only built-ins and preview2-shim', async () => {
-    expect(workers.map((path) => path.slice(bundleDir.length + 1))).toEqual(WORKER_ENTRIES);
-    const component = await readFile(join(bundleDir, 'worker.mjs'), 'utf8');
+    expect(workers.map((path) => path.slice(bundleDir.length + 1))).toEqual(['worker.cjs', 'worker-http.mjs']);
+    expect(WORKER_ENTRIES.map((entry: { source: string }) => entry.source)).toEqual(['worker.mjs', 'worker-http.mjs']);
+    const component = await readFile(join(bundleDir, 'worker.cjs'), 'utf8');
     expect(importsOf(component)).toEqual([
       '@bytecodealliance/preview2-shim',
       '@bytecodealliance/preview2-shim/instantiation',

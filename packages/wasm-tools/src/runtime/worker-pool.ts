@@ -26,7 +26,7 @@ const MAX_STARTUP_FAILURES = 3;
 export interface WorkerPoolOptions {
   workers: number;
   maxMemoryBytes: number;
-  /** Path of the worker entry; default: worker.mjs beside this module (sources) or dist/runtime/. */
+  /** Path of the worker entry; default: worker.mjs beside this module (sources) or dist/runtime/worker.cjs. */
   workerPath?: string;
 }
 
@@ -59,7 +59,10 @@ interface Pending {
   dequeued: () => void;
 }
 
-/** Finds worker.mjs from the sources (src/runtime/) or from the bundle (dist/runtime/). */
+/**
+ * Finds the worker entry: worker.mjs beside the sources (src/runtime/), or the build's one-file
+ * CommonJS bundle of it, dist/runtime/worker.cjs (scripts/bundle-workers.mjs says why CommonJS).
+ */
 export function defaultWorkerPath(): string {
   if (typeof import.meta.url !== 'string') {
     throw new ComponentRuntimeError(
@@ -67,13 +70,13 @@ export function defaultWorkerPath(): string {
       missingAssetMessage('the component worker entry', [], undefined).message,
     );
   }
-  const candidates = [new URL('./worker.mjs', import.meta.url), new URL('./runtime/worker.mjs', import.meta.url)];
+  const candidates = [new URL('./worker.mjs', import.meta.url), new URL('./runtime/worker.cjs', import.meta.url)];
   for (const candidate of candidates) {
     const path = fileURLToPath(candidate);
     if (existsSync(path)) return path;
   }
   const missing = missingAssetMessage(
-    'the component worker entry (worker.mjs)',
+    'the component worker entry (worker.mjs, built as runtime/worker.cjs)',
     candidates.map((url) => fileURLToPath(url)),
     import.meta.url,
   );
