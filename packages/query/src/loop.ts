@@ -288,7 +288,7 @@ async function runLoop(
     return endRun(pool, buffer, emit, finish({ stop: 'error', extra: { error: unpriced.message, cause: unpriced } }));
   }
   // The user message (and anything else new) is stored before the model is called.
-  const startError = await persistStart(state.session, options.messages);
+  const startError = state.session === undefined ? undefined : await persistStart(state.session, options.messages);
   if (startError !== undefined)
     return endRun(pool, buffer, emit, finish({ stop: 'error', extra: { error: startError } }));
 
@@ -426,7 +426,9 @@ async function runLoop(
       // A provider that reports no input tokens: the estimate goes on (proactive compaction still works).
       state.charsSinceUsage += messageChars(stored);
     }
-    await persist(state.session, [{ message: stored, model, usage: response.usage }]);
+    // No `await` without a store: awaiting `undefined` still costs a turn of the microtask queue.
+    const saving = persist(state.session, [{ message: stored, model, usage: response.usage }]);
+    if (saving !== undefined) await saving;
     if (charged.write !== undefined) await charged.write;
     {
       const wait = emit({
@@ -516,7 +518,8 @@ async function runLoop(
     const added = messageToolResultChars(resultMessage);
     state.toolChars += added;
     state.charsSinceUsage += added;
-    await persist(state.session, [{ message: resultMessage }]);
+    const savingResults = persist(state.session, [{ message: resultMessage }]);
+    if (savingResults !== undefined) await savingResults;
     if (toolPhase.looping) {
       {
         const wait = emit({
@@ -601,27 +604,33 @@ function runChildToEnd(
 }
 
 /** Runs the loop to its end, calling `onEvent` for each event; resolves to the outcome. */
-export async function runQueryToEnd(
-  options: QueryOptions,
-  onEvent?: (event: QueryEvent) => void,
-): Promise<QueryOutcome> {
-  // The loop's core with a callback: no generator between the loop and `onEvent` (55 hops a run).
-  const tree = rootTree(options);
+export function runQueryToEnd(options: QueryOptions, onEvent?: (event: QueryEvent) => void): Promise<QueryOutcome> {
+  // The loop's core with a callback: no generator between the loop and `onEvent` (55 hops a run),
+  // and no async frame of its own held while the run is in flight.
+  let tree: RunTree;
   try {
-    return await runLoop(options, tree, {}, callbackEmit(onEvent));
-  } catch (thrown) {
-    // The loop never throws by design; this keeps the promise of `runQueryToEnd` whatever happens
-    // (an `onEvent` that throws, a host store that throws, an engine limit such as RangeError).
-    const error = isRunStopped(thrown) ? thrown.consumerError : thrown;
-    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    return {
-      reason: 'error',
-      error: `internal: the run failed unexpectedly (${message})`,
-      cause: error,
-      messages: [...options.messages],
-      turns: 0,
-      usage: createRunUsage(),
-      text: '',
-    };
+    tree = rootTree(options);
+  } catch (error) {
+    return Promise.reject(error);
   }
+  return runLoop(options, tree, {}, callbackEmit(onEvent)).catch((thrown: unknown) => unexpectedEnd(options, thrown));
+}
+
+/**
+ * The outcome of a run that threw: the loop never throws by design; this keeps the promise of
+ * `runQueryToEnd` whatever happens (an `onEvent` that throws, a host store that throws, an engine
+ * limit such as RangeError).
+ */
+function unexpectedEnd(options: QueryOptions, thrown: unknown): QueryOutcome {
+  const error = isRunStopped(thrown) ? thrown.consumerError : thrown;
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return {
+    reason: 'error',
+    error: `internal: the run failed unexpectedly (${message})`,
+    cause: error,
+    messages: [...options.messages],
+    turns: 0,
+    usage: createRunUsage(),
+    text: '',
+  };
 }
