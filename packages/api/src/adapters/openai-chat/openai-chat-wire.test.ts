@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../spec/stream-event.js';
 import { ChatStreamMapper } from './openai-chat-stream.js';
-import { type ChatChunk, chunkSchema, isPlainDeltaChunk, modelListSchema, parseChunk } from './openai-chat-wire.js';
+import {
+  type ChatChunk,
+  chunkSchema,
+  isPlainDeltaChunk,
+  isPlainUsage,
+  isPlainUsageChunk,
+  modelListSchema,
+  parseChunk,
+} from './openai-chat-wire.js';
 
 describe('parseChunk', () => {
   it('parses a chunk and keeps the fields the adapter reads', () => {
@@ -176,13 +184,108 @@ describe('isPlainDeltaChunk', () => {
 
   it('parseChunk gives what the schema gives for odd chunks', () => {
     for (const value of notPlain.filter(
-      (entry) => typeof entry === 'object' && entry !== null && !Array.isArray(entry),
+      (entry) => typeof entry === 'object' && entry !== null && !Array.isArray(entry) && !isPlainUsageChunk(entry),
     )) {
       const { rawUsage, ...parsed } = parseChunk(JSON.stringify(value)) ?? {};
       expect(parsed).toEqual(chunkSchema.parse(value));
       // The usage object as received rides along, for the usage event's `raw`.
       const record = value as { usage?: unknown; x_groq?: { usage?: unknown } };
       expect(rawUsage).toEqual(record.usage ?? record.x_groq?.usage ?? undefined);
+    }
+  });
+});
+
+describe('isPlainUsageChunk', () => {
+  const base = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', system_fingerprint: null };
+  const deepseekUsage = {
+    prompt_tokens: 12,
+    completion_tokens: 40,
+    total_tokens: 52,
+    prompt_tokens_details: { cached_tokens: 8 },
+    completion_tokens_details: { reasoning_tokens: 30 },
+    prompt_cache_hit_tokens: 8,
+    prompt_cache_miss_tokens: 4,
+  };
+  // The usage chunks of the recorded OpenAI, DeepSeek and Groq streams, and other plain ones.
+  const plain: unknown[] = [
+    { ...base, choices: [], usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 } },
+    { ...base, choices: [], usage: deepseekUsage },
+    {
+      ...base,
+      choices: [{ index: 0, delta: {}, finish_reason: 'stop' }],
+      x_groq: { id: 'req_1', usage: { prompt_tokens: 3, completion_tokens: 4, queue_time: 0.01 } },
+    },
+    { ...base, choices: [], usage: { prompt_tokens: 1, prompt_tokens_details: null, completion_tokens_details: null } },
+    { ...base, choices: [], usage: { ...deepseekUsage, prompt_tokens_details: { cache_write_tokens: 2 } } },
+  ];
+  // A usage or a rest the schema would change: zod decides.
+  const notPlain: unknown[] = [
+    null,
+    [1],
+    { ...base, usage: 'lots' },
+    { ...base, usage: [1] },
+    { ...base, usage: { prompt_tokens: '5' } },
+    { ...base, usage: { completion_tokens: true } },
+    { ...base, usage: { total_tokens: {} } },
+    { ...base, usage: { prompt_cache_hit_tokens: '1' } },
+    { ...base, usage: { prompt_cache_miss_tokens: [] } },
+    { ...base, usage: { prompt_tokens_details: 3 } },
+    { ...base, usage: { prompt_tokens_details: { cached_tokens: '3' } } },
+    { ...base, usage: { prompt_tokens_details: { cache_write_tokens: null, cached_tokens: {} } } },
+    { ...base, usage: { completion_tokens_details: [] } },
+    { ...base, usage: { completion_tokens_details: { reasoning_tokens: 'x' } } },
+    { ...base, x_groq: 'groq' },
+    { ...base, x_groq: { usage: { prompt_tokens: '3' } } },
+    { ...base, usage: { prompt_tokens: 1 }, error: { message: 'boom' } },
+    { ...base, usage: { prompt_tokens: 1 }, citations: ['a'] },
+    { ...base, usage: { prompt_tokens: 1 }, choices: [{ delta: { tool_calls: [] } }] },
+    { ...base, usage: { prompt_tokens: 1 }, id: 9 },
+  ];
+
+  it('accepts usage chunks the schema passes on, and nothing it would change', () => {
+    for (const value of plain) expect(isPlainUsageChunk(value), JSON.stringify(value)).toBe(true);
+    for (const value of notPlain) expect(isPlainUsageChunk(value), JSON.stringify(value)).toBe(false);
+    expect(isPlainUsage(undefined)).toBe(true);
+    expect(isPlainUsage(null)).toBe(true);
+    expect(isPlainUsage(deepseekUsage)).toBe(true);
+    expect(isPlainUsage({ prompt_tokens: NaN.toString() })).toBe(false);
+  });
+
+  it('parseChunk maps an accepted usage chunk to the events (raw usage included) the schema path gives', () => {
+    const run = (parse: (data: string) => ChatChunk | undefined) => {
+      const mapper = new ChatStreamMapper({ providerId: 't', reasoningFields: ['reasoning_content'], idSuffix: 'abcd' });
+      const events: StreamEvent[] = [];
+      const first = { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi' } }] };
+      for (const value of [first, ...plain.slice(0, 1)]) {
+        const chunk = parse(JSON.stringify(value));
+        if (chunk !== undefined) mapper.push(chunk, events);
+      }
+      mapper.finish(true, events);
+      return events;
+    };
+    const viaSchema = (data: string): ChatChunk | undefined => {
+      const value = JSON.parse(data) as { usage?: unknown; x_groq?: { usage?: unknown } };
+      const parsed = chunkSchema.parse(value);
+      const rawUsage = value.usage ?? value.x_groq?.usage;
+      return rawUsage === undefined || rawUsage === null ? parsed : { ...parsed, rawUsage };
+    };
+    expect(run(parseChunk)).toEqual(run(viaSchema));
+    for (const value of plain) {
+      const data = JSON.stringify(value);
+      const fast = parseChunk(data);
+      const slow = viaSchema(data);
+      const mapperOf = () => new ChatStreamMapper({ providerId: 't', reasoningFields: [], idSuffix: 'abcd' });
+      const fastEvents: StreamEvent[] = [];
+      const slowEvents: StreamEvent[] = [];
+      const fastMapper = mapperOf();
+      const slowMapper = mapperOf();
+      fastMapper.push(fast as ChatChunk, fastEvents);
+      slowMapper.push(slow as ChatChunk, slowEvents);
+      fastMapper.finish(true, fastEvents);
+      slowMapper.finish(true, slowEvents);
+      expect(fastEvents, data).toEqual(slowEvents);
+      expect(fast?.rawUsage, data).toEqual(slow?.rawUsage);
+      expect(fastEvents.some((event) => event.type === 'usage'), data).toBe(true);
     }
   });
 });
