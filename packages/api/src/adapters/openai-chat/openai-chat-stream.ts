@@ -64,7 +64,7 @@ export class ChatStreamMapper {
         nextBlockId: () => this.nextBlockId(),
         closeContentBlocks: (events) => this.closeContent(events),
       },
-      options.idSuffix ?? randomBytes(4).toString('hex'),
+      options.idSuffix ?? randomIdSuffix,
     );
   }
 
@@ -320,4 +320,9 @@ export function mergeReasoningDetails(
       }
     }
   }
+}
+
+/** A random suffix for generated tool-call ids, drawn only when a stream needs one (`randomBytes` is a syscall). */
+function randomIdSuffix(): string {
+  return randomBytes(4).toString('hex');
 }

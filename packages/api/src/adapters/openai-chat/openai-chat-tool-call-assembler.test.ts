@@ -31,6 +31,29 @@ function assemble(fragments: ChatToolCallDelta[]): {
 }
 
 describe('ToolCallAssembler', () => {
+  it('draws a lazy id suffix once, at the first generated id, and never for calls with server ids', () => {
+    let draws = 0;
+    const suffix = () => {
+      draws += 1;
+      return `s${draws}`;
+    };
+    let counter = 0;
+    const make = () =>
+      new ToolCallAssembler({ nextBlockId: () => String(counter++), closeContentBlocks: () => undefined }, suffix);
+    const events: StreamEvent[] = [];
+    const withIds = make();
+    withIds.apply({ index: 0, id: 'server', function: { name: 'f', arguments: '{}' } }, events);
+    withIds.closeAll(events);
+    expect(draws).toBe(0);
+    const generated = make();
+    generated.apply({ index: 0, function: { name: 'f', arguments: '{}' } }, events);
+    generated.apply({ index: 1, function: { name: 'g', arguments: '{}' } }, events);
+    generated.closeAll(events);
+    expect(draws).toBe(1);
+    const ids = events.filter((event) => event.type === 'tool-call-end').map((event) => event.toolCallId);
+    expect(ids).toEqual(['server', 'call_1_s1', 'call_2_s1']);
+  });
+
   it('joins argument pieces by index, whatever the interleaving', () => {
     const { ends } = assemble([
       { index: 0, id: 'a', function: { name: 'one', arguments: '{"x"' } },

@@ -44,9 +44,13 @@ export class ToolCallAssembler {
   private readonly usedIds = new Set<string>();
   private last: OpenCall | undefined;
 
+  /**
+   * @param idSuffix The suffix of generated ids, or a function giving it, called once at the first
+   *   generated id (most streams never need one, so a random suffix is not drawn for them).
+   */
   constructor(
     private readonly context: ToolCallAssemblerContext,
-    private readonly idSuffix: string,
+    private idSuffix: string | (() => string),
   ) {}
 
   /** Whether the message has any tool call. */
@@ -168,6 +172,7 @@ export class ToolCallAssembler {
   }
 
   private generatedId(blockId: string): string {
+    if (typeof this.idSuffix === 'function') this.idSuffix = this.idSuffix();
     return this.uniqueId(`call_${blockId}_${this.idSuffix}`);
   }
 
