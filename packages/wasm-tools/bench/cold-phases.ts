@@ -59,13 +59,20 @@ function phasesOf(marks: Mark[], origin: number, loaded: number, done: number): 
   ];
 }
 
-/** Runs RUNS cold starts with the timed worker and returns the median of each phase. */
-export async function benchColdPhases(componentPath: string, context: ToolContext): Promise<ColdPhaseRow[]> {
+/**
+ * Runs RUNS cold starts with a timed worker (default: the sources' worker.mjs wrapped by
+ * timed-worker.mjs) and returns the median of each phase.
+ */
+export async function benchColdPhases(
+  componentPath: string,
+  context: ToolContext,
+  timedWorker = TIMED_WORKER,
+): Promise<ColdPhaseRow[]> {
   const runs: Array<Array<[string, number, number]>> = [];
   for (let run = 0; run < RUNS; run += 1) {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const origin = performance.timeOrigin + performance.now();
-    const runtime = createComponentRuntime({ workerPath: TIMED_WORKER });
+    const runtime = createComponentRuntime({ workerPath: timedWorker });
     let loaded = origin;
     let done = origin;
     try {

@@ -23,11 +23,16 @@ function table(title: string, rows: Array<{ name: string; median: number; p99: n
 table('cold import (built package; baseline: its dependency @boxagnts/tools)', benchImport());
 const runtime = await benchRuntime();
 table('component runtime (trivial function component)', runtime.rows);
-process.stdout.write('\ncold start by phase (medians; ms after the runtime was created)\n');
-for (const phase of runtime.phases) {
-  process.stdout.write(
-    `${phase.name.padEnd(62)} ends ${fmt(phase.endsAt).padStart(9)}  lasts ${fmt(phase.length).padStart(9)}\n`,
-  );
+for (const [title, phases] of [
+  ['bundled worker, as installed', runtime.phases],
+  ["the sources' worker", runtime.sourcePhases],
+] as const) {
+  process.stdout.write(`\ncold start by phase, ${title} (medians; ms after the runtime was created)\n`);
+  for (const phase of phases) {
+    process.stdout.write(
+      `${phase.name.padEnd(62)} ends ${fmt(phase.endsAt).padStart(9)}  lasts ${fmt(phase.length).padStart(9)}\n`,
+    );
+  }
 }
 const files = await benchFsTools();
 table(

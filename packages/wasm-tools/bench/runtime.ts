@@ -4,7 +4,7 @@
 // ships it (dist/runtime/worker.cjs, what an installed package forks) and once with the worker's
 // source modules; a warm call of a trivial function tool; and 8 concurrent calls on the default
 // pool of 2 workers.
-import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnyTool, ToolContext } from '@boxagnts/tools';
@@ -77,7 +77,11 @@ async function onlyTool(tools: AnyTool[]): Promise<AnyTool> {
  * and a batch of 8 concurrent calls (rows in ms; the batch row is the time for all 8), and the
  * phases of a cold start.
  */
-export async function benchRuntime(): Promise<{ rows: RuntimeBenchRow[]; phases: ColdPhaseRow[] }> {
+export async function benchRuntime(): Promise<{
+  rows: RuntimeBenchRow[];
+  phases: ColdPhaseRow[];
+  sourcePhases: ColdPhaseRow[];
+}> {
   const built = await buildJsComponent({
     source: TRIVIAL_GUEST,
     witPath: join(import.meta.dirname, '..', 'wit'),
@@ -141,7 +145,10 @@ export async function benchRuntime(): Promise<{ rows: RuntimeBenchRow[]; phases:
         row(`${CONCURRENT} concurrent calls (2 workers), whole batch`, batch),
       ];
       await runtime.close();
-      return { rows, phases: await benchColdPhases(built.path, context) };
+      // The phases of the bundled worker (what installs fork), then of the sources' worker.
+      await copyFile(join(import.meta.dirname, 'timed-worker.cjs'), join(bundleDir, 'timed-worker.cjs'));
+      const phases = await benchColdPhases(built.path, context, join(bundleDir, 'timed-worker.cjs'));
+      return { rows, phases, sourcePhases: await benchColdPhases(built.path, context) };
     } finally {
       await runtime.close();
     }

@@ -8,15 +8,34 @@
 // Start-up order matters for the first call: this entry imports only the component loader, so a
 // preload that the host sent right after forking starts reading and compiling the component's
 // core modules (on V8's background threads) while the job code below is still being imported.
-import { preloadComponent } from './worker-component-loader.mjs';
+import { loadComponent, preloadComponent } from './worker-component-loader.mjs';
 
-const jobs = import('./worker-jobs.mjs');
+// When the job code is imported. In the built one-file worker (scripts/bundle-workers.mjs) the
+// import is one synchronous block of work on the main thread; run first, it held back every step
+// of the preload (file reads, the glue's evaluation, the compile calls) until it ended. So when a
+// preload waits in the channel (the host sends it right after the fork, and the event loop's poll
+// phase reads it before the check phase below), the import starts once that component's glue is
+// evaluated and its core modules are compiling on V8's background threads. Without one, it
+// starts at the first check phase.
+let startJobs = () => {};
+const jobsStart = new Promise((resolve) => {
+  startJobs = resolve;
+});
+let preloadSeen = false;
+setImmediate(() => {
+  if (!preloadSeen) startJobs();
+});
+const jobs = jobsStart.then(() => import('./worker-jobs.mjs'));
 
 let queue = Promise.resolve();
 process.on('message', (message) => {
   if (message?.type === 'preload') {
     // Started at once; answered in the call queue, so a call queued behind it finds it compiled.
     const loading = preloadComponent(message.component);
+    if (!preloadSeen) {
+      preloadSeen = true;
+      loadComponent(message.component).then(startJobs, startJobs);
+    }
     queue = queue.then(async () => {
       await loading;
       process.send({ type: 'preloaded' });
