@@ -20,6 +20,8 @@ import {
   type AnthropicUsage,
   contentBlockStartEventSchema,
   contentBlockStopEventSchema,
+  isPlainMessageDeltaEvent,
+  isPlainMessageStartEvent,
   messageDeltaEventSchema,
   messageStartEventSchema,
   readContentBlockDelta,
@@ -157,9 +159,9 @@ export class AnthropicStreamDecoder {
   }
 
   private onMessageStart(event: Record<string, unknown>, out: StreamEvent[]): void {
-    const parsed = messageStartEventSchema.safeParse(event);
-    if (!parsed.success) return;
-    const { message } = parsed.data;
+    const parsed = isPlainMessageStartEvent(event) ? event : parseOrUndefined(messageStartEventSchema, event);
+    if (parsed === undefined) return;
+    const { message } = parsed;
     const id = message.id ?? undefined;
     const contentSeen = this.contentBlocks > 0 || this.blocks.size > 0 || this.blockIds.size > 0;
     if (this.messageStarted || contentSeen) {
@@ -341,10 +343,10 @@ export class AnthropicStreamDecoder {
   }
 
   private onMessageDelta(event: Record<string, unknown>, out: StreamEvent[]): void {
-    const parsed = messageDeltaEventSchema.safeParse(event);
-    if (!parsed.success) return;
+    const parsed = isPlainMessageDeltaEvent(event) ? event : parseOrUndefined(messageDeltaEventSchema, event);
+    if (parsed === undefined) return;
     this.start(out);
-    const { delta, usage } = parsed.data;
+    const { delta, usage } = parsed;
     if (delta.stop_reason) this.stopReason = delta.stop_reason;
     if (delta.stop_sequence) this.messageDetails.stopSequence = delta.stop_sequence;
     if (delta.stop_details) this.messageDetails.stopDetails = delta.stop_details;
@@ -400,4 +402,13 @@ export class AnthropicStreamDecoder {
     this.toolCallIds.add(id);
     return id;
   }
+}
+
+/** The schema's output, or undefined when the value does not fit it. */
+function parseOrUndefined<T>(
+  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } },
+  value: unknown,
+): T | undefined {
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
 }

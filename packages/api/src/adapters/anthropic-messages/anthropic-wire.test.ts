@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   anthropicMessageSchema,
   anthropicUsageSchema,
+  isPlainAnthropicUsage,
+  isPlainMessageDeltaEvent,
+  isPlainMessageStartEvent,
   messageDeltaEventSchema,
+  messageStartEventSchema,
   readContentBlockDelta,
 } from './anthropic-wire.js';
 
@@ -50,5 +54,74 @@ describe('lenient response schemas', () => {
     });
     expect(parsed.delta.stop_reason).toBeNull();
     expect(parsed.usage).toBeUndefined();
+  });
+});
+
+describe('isPlainMessageStartEvent / isPlainMessageDeltaEvent', () => {
+  const usage = {
+    input_tokens: 12,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: null,
+    output_tokens: 3,
+    service_tier: 'standard',
+    output_tokens_details: { thinking_tokens: 1 },
+  };
+  const start = (message: unknown) => ({ type: 'message_start', message });
+  const delta = (deltaValue: unknown, usageValue: unknown = { output_tokens: 40 }) => ({
+    type: 'message_delta',
+    delta: deltaValue,
+    usage: usageValue,
+  });
+  // Shapes the API sends: the schema passes them on unchanged, so the fast check may vouch for them.
+  const plainStarts = [
+    start({ id: 'msg_1', type: 'message', role: 'assistant', model: 'claude', content: [], usage }),
+    start({ id: null, model: 'claude' }),
+    start({ usage: null }),
+  ];
+  const plainDeltas = [
+    delta({ stop_reason: 'end_turn', stop_sequence: null }),
+    delta({ stop_reason: 'refusal', stop_details: { category: 'cyber' }, container: { id: 'c' } }, usage),
+    delta({}, null),
+  ];
+  // Anything the schema would change or reject: zod decides.
+  const oddStarts = [
+    null,
+    start(undefined),
+    start([]),
+    start({ id: 5 }),
+    start({ model: {} }),
+    start({ usage: 'many' }),
+    start({ usage: { input_tokens: '12' } }),
+    start({ usage: { output_tokens_details: 1 } }),
+    start({ usage: { output_tokens_details: { thinking_tokens: '1' } } }),
+    { ...start({}), type: 'message_delta' },
+  ];
+  const oddDeltas = [
+    null,
+    delta(null),
+    delta([]),
+    delta({ stop_reason: 1 }),
+    delta({ stop_sequence: [] }),
+    delta({ stop_details: 'x' }),
+    delta({ container: [] }),
+    delta({}, { cache_read_input_tokens: true }),
+    delta({}, [1]),
+    { ...delta({}), type: 'message_start' },
+  ];
+
+  it('vouches only for events the schema passes on unchanged', () => {
+    for (const value of plainStarts) {
+      expect(isPlainMessageStartEvent(value), JSON.stringify(value)).toBe(true);
+      expect(messageStartEventSchema.parse(value)).toEqual(value);
+    }
+    for (const value of plainDeltas) {
+      expect(isPlainMessageDeltaEvent(value), JSON.stringify(value)).toBe(true);
+      expect(messageDeltaEventSchema.parse(value)).toEqual(value);
+    }
+    for (const value of oddStarts) expect(isPlainMessageStartEvent(value), JSON.stringify(value)).toBe(false);
+    for (const value of oddDeltas) expect(isPlainMessageDeltaEvent(value), JSON.stringify(value)).toBe(false);
+    expect(isPlainAnthropicUsage(undefined)).toBe(true);
+    expect(isPlainAnthropicUsage(usage)).toBe(true);
+    expect(isPlainAnthropicUsage({ output_tokens: '3' })).toBe(false);
   });
 });

@@ -109,6 +109,63 @@ export const messageDeltaEventSchema = z.looseObject({
   usage: anthropicUsageSchema.nullish().catch(undefined),
 });
 
+/** Absent, `null` or of the type `typeof` names: what a `.nullish()` field keeps unchanged. */
+function isNullishOf(value: unknown, type: 'string' | 'number'): boolean {
+  return value === undefined || value === null || typeof value === type;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Whether a usage object is one {@link anthropicUsageSchema} passes on unchanged (every declared field of its type). */
+export function isPlainAnthropicUsage(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (!isRecord(value)) return false;
+  if (
+    !isNullishOf(value.input_tokens, 'number') ||
+    !isNullishOf(value.cache_creation_input_tokens, 'number') ||
+    !isNullishOf(value.cache_read_input_tokens, 'number') ||
+    !isNullishOf(value.output_tokens, 'number')
+  ) {
+    return false;
+  }
+  const details = value.output_tokens_details;
+  return (
+    details === undefined || details === null || (isRecord(details) && isNullishOf(details.thinking_tokens, 'number'))
+  );
+}
+
+/**
+ * Whether a `message_start` event is one {@link messageStartEventSchema} passes on unchanged, so
+ * the event as parsed from JSON serves as the schema's output (zod on it costs more than the
+ * stream's other once-per-message work together). When this says no, the schema decides.
+ */
+export function isPlainMessageStartEvent(value: unknown): value is z.infer<typeof messageStartEventSchema> {
+  if (!isRecord(value) || value.type !== 'message_start') return false;
+  const message = value.message;
+  return (
+    isRecord(message) &&
+    isNullishOf(message.id, 'string') &&
+    isNullishOf(message.model, 'string') &&
+    isPlainAnthropicUsage(message.usage)
+  );
+}
+
+/** Whether a `message_delta` event is one {@link messageDeltaEventSchema} passes on unchanged (see above). */
+export function isPlainMessageDeltaEvent(value: unknown): value is z.infer<typeof messageDeltaEventSchema> {
+  if (!isRecord(value) || value.type !== 'message_delta') return false;
+  const delta = value.delta;
+  return (
+    isRecord(delta) &&
+    isNullishOf(delta.stop_reason, 'string') &&
+    isNullishOf(delta.stop_sequence, 'string') &&
+    (delta.stop_details === undefined || delta.stop_details === null || isRecord(delta.stop_details)) &&
+    (delta.container === undefined || delta.container === null || isRecord(delta.container)) &&
+    isPlainAnthropicUsage(value.usage)
+  );
+}
+
 /** `error`: an error after the 200 response started (e.g. `overloaded_error`). */
 export const streamErrorEventSchema = z.looseObject({
   type: z.literal('error'),
