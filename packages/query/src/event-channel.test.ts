@@ -154,4 +154,39 @@ describe('the loop core behind runQuery and runQueryToEnd', () => {
     expect(outcome.reason).toBe('error');
     expect(trace).toEqual(['open 1', 'close 1', 'note x', 'open 3', 'close 3']);
   });
+
+  it('runQuery before its first next(): return() and throw() end it without running the loop', async () => {
+    const { provider, note, trace } = tracedProvider();
+    const returned = runQuery(options(provider, note));
+    expect(await returned.return(undefined as never)).toEqual({ done: true, value: undefined });
+    expect(await returned.next()).toEqual({ done: true, value: undefined });
+    const thrown = runQuery(options(provider, note));
+    const error = new Error('not wanted');
+    await expect(thrown.throw(error)).rejects.toBe(error);
+    expect(await thrown.next()).toEqual({ done: true, value: undefined });
+    expect(trace).toEqual([]);
+  });
+
+  it('runQuery queues next() calls made at once and answers them in order, then done', async () => {
+    const { provider, note } = tracedProvider();
+    const run = runQuery(options(provider, note));
+    const steps = await Promise.all(Array.from({ length: 12 }, () => run.next()));
+    expect(steps.map((step) => (step.done ? 'end' : step.value.type))).toEqual([
+      'turn-start',
+      'turn-end',
+      'usage',
+      'tool-start',
+      'tool-end',
+      'turn-start',
+      'text-delta',
+      'turn-end',
+      'usage',
+      'done',
+      'end',
+      'end',
+    ]);
+    const end = steps[10];
+    expect(end?.done === true && end.value.reason).toBe('end_turn');
+    expect(steps[11]).toEqual({ done: true, value: undefined });
+  });
 });

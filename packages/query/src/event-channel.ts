@@ -40,93 +40,128 @@ export function callbackEmit(onEvent: ((event: QueryEvent) => void) | undefined)
 
 const CLOSED = new RunStopped(undefined);
 
+type Step = IteratorResult<QueryEvent, QueryOutcome>;
+
+/** One call of `next`, `return` or `throw`, waiting for its turn (as an async generator queues them). */
+interface Request {
+  kind: 'next' | 'return' | 'throw';
+  value: unknown;
+  resolve(step: Step): void;
+  reject(error: unknown): void;
+}
+
 /**
- * The hand-over between the loop's core and the `runQuery` async generator: the core waits in
- * `emit` until the generator's consumer asks for the next event, so the core never runs ahead of
- * its consumer (a consumer that stops after `turn-end` never starts that turn's tools).
+ * `runQuery`'s async generator, written by hand over the loop's core: the core waits in `emit`
+ * until the consumer asks for the next event, so it never runs ahead of its consumer (one that
+ * stops after `turn-end` never starts that turn's tools). `return()` stops the core at the event it
+ * waits on and settles once it has unwound (the provider's stream closed); `throw(error)` raises
+ * `error` there. Requests made while one runs are queued, as an async generator queues them.
  */
-export class EventChannel {
-  private event: QueryEvent | undefined;
-  private ended = false;
-  private failure: { error: unknown } | undefined;
-  private outcome: QueryOutcome | undefined;
-  private wakeConsumer: (() => void) | undefined;
+export class RunIterator implements AsyncGenerator<QueryEvent, QueryOutcome> {
+  private state: 'initial' | 'running' | 'suspended' | 'done' = 'initial';
+  private current: Request | undefined;
+  private queue: Request[] | undefined;
   private resumeCore: (() => void) | undefined;
   private stopCore: ((error: unknown) => void) | undefined;
-  private closed = false;
 
-  readonly emit: EmitEvent = (event) => {
-    if (this.closed) throw CLOSED;
-    this.event = event;
-    this.wake();
-    return new Promise<void>((resolve, reject) => {
+  constructor(private readonly start: (emit: EmitEvent) => Promise<QueryOutcome>) {}
+
+  next(): Promise<Step> {
+    return this.request('next', undefined);
+  }
+
+  return(value: QueryOutcome | PromiseLike<QueryOutcome>): Promise<Step> {
+    return this.request('return', value);
+  }
+
+  throw(error: unknown): Promise<Step> {
+    return this.request('throw', error);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  private request(kind: Request['kind'], value: unknown): Promise<Step> {
+    return new Promise<Step>((resolve, reject) => {
+      const request: Request = { kind, value, resolve, reject };
+      if (this.current === undefined) this.run(request);
+      else if (this.queue === undefined) this.queue = [request];
+      else this.queue.push(request);
+    });
+  }
+
+  private run(request: Request): void {
+    switch (this.state) {
+      case 'initial':
+        if (request.kind === 'next') {
+          this.current = request;
+          this.state = 'running';
+          this.start(this.emit).then(this.ended, this.failed);
+          return;
+        }
+        this.state = 'done';
+        this.answerDone(request);
+        return;
+      case 'suspended': {
+        this.current = request;
+        this.state = 'running';
+        const resume = this.resumeCore as () => void;
+        const stop = this.stopCore as (error: unknown) => void;
+        this.resumeCore = undefined;
+        this.stopCore = undefined;
+        if (request.kind === 'next') resume();
+        else stop(request.kind === 'return' ? CLOSED : request.value);
+        return;
+      }
+      default:
+        this.answerDone(request);
+        this.nextRequest();
+    }
+  }
+
+  /** A request to a finished run: `next` and `return` are done, `throw` rejects. */
+  private answerDone(request: Request): void {
+    if (request.kind === 'throw') request.reject(request.value);
+    else
+      request.resolve({ done: true, value: (request.kind === 'return' ? request.value : undefined) as QueryOutcome });
+  }
+
+  private nextRequest(): void {
+    const request = this.queue?.shift();
+    if (request !== undefined) this.run(request);
+  }
+
+  private readonly emit: EmitEvent = (event) => {
+    const request = this.current as Request;
+    // Stopped by `return()`: nothing more is handed over while the core unwinds.
+    if (request.kind === 'return') throw CLOSED;
+    this.current = undefined;
+    this.state = 'suspended';
+    const resumed = new Promise<void>((resolve, reject) => {
       this.resumeCore = resolve;
       this.stopCore = reject;
     });
+    request.resolve({ done: false, value: event });
+    this.nextRequest();
+    return resumed;
   };
 
-  /** Watches the core's run: its outcome (or failure) ends the channel. */
-  follow(run: Promise<QueryOutcome>): void {
-    run.then(
-      (outcome) => {
-        this.outcome = outcome;
-        this.ended = true;
-        this.wake();
-      },
-      (error: unknown) => {
-        if (!isRunStopped(error)) this.failure = { error };
-        this.ended = true;
-        this.wake();
-      },
-    );
-  }
+  private readonly ended = (outcome: QueryOutcome): void => {
+    const request = this.current as Request;
+    this.current = undefined;
+    this.state = 'done';
+    request.resolve({ done: true, value: (request.kind === 'return' ? request.value : outcome) as QueryOutcome });
+    this.nextRequest();
+  };
 
-  /**
-   * The next event, or `undefined` once the run ended (then {@link EventChannel.result} gives the
-   * outcome). Resolves at once when one is waiting.
-   */
-  next(): Promise<QueryEvent | undefined> | QueryEvent | undefined {
-    const event = this.take();
-    if (event !== undefined || this.ended) return event;
-    return new Promise<void>((resolve) => {
-      this.wakeConsumer = resolve;
-    }).then(() => this.take());
-  }
-
-  /** The outcome of an ended run; throws what the core failed with. */
-  result(): QueryOutcome {
-    if (this.failure !== undefined) throw this.failure.error;
-    return this.outcome as QueryOutcome;
-  }
-
-  /** Lets the core go on past the event it last handed over. */
-  resume(): void {
-    const resume = this.resumeCore;
-    this.resumeCore = undefined;
-    this.stopCore = undefined;
-    resume?.();
-  }
-
-  /** Stops the core at the event it waits on (the consumer returned early). */
-  close(): void {
-    this.closed = true;
-    const stop = this.stopCore;
-    this.resumeCore = undefined;
-    this.stopCore = undefined;
-    stop?.(CLOSED);
-  }
-
-  private take(): QueryEvent | undefined {
-    const event = this.event;
-    this.event = undefined;
-    return event;
-  }
-
-  private wake(): void {
-    const wake = this.wakeConsumer;
-    if (wake !== undefined) {
-      this.wakeConsumer = undefined;
-      wake();
-    }
-  }
+  private readonly failed = (error: unknown): void => {
+    const request = this.current as Request;
+    this.current = undefined;
+    this.state = 'done';
+    if (request.kind === 'return' && isRunStopped(error))
+      request.resolve({ done: true, value: request.value as QueryOutcome });
+    else request.reject(error);
+    this.nextRequest();
+  };
 }

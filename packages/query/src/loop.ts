@@ -12,7 +12,7 @@ import { compactRun, contextTokens, pressureEvent, shouldCompact } from './compa
 import { messageChars } from './compaction/estimate-tokens.js';
 import type { QueryOptions } from './config.js';
 import { EventBuffer } from './event-buffer.js';
-import { callbackEmit, type EmitEvent, EventChannel, isRunStopped } from './event-channel.js';
+import { callbackEmit, type EmitEvent, isRunStopped, RunIterator } from './event-channel.js';
 import type { QueryEvent } from './events.js';
 import { checkLimits, type LimitStop } from './limits/check-limits.js';
 import { TurnOutputLimitError } from './limits/turn-output-limit-error.js';
@@ -79,34 +79,11 @@ function today(): string {
  *   if (event.type === 'done') console.log(event.outcome.reason);
  * }
  */
-export async function* runQuery(options: QueryOptions): AsyncGenerator<QueryEvent, QueryOutcome> {
+export function runQuery(options: QueryOptions): AsyncGenerator<QueryEvent, QueryOutcome> {
   // A thin adapter over the loop's core: the core waits in `emit` until the next event is asked for.
-  const channel = new EventChannel();
-  const core = runLoop(options, rootTree(options), {}, channel.emit);
-  channel.follow(core);
-  let ended = false;
-  try {
-    for (;;) {
-      const next = channel.next();
-      const event = next instanceof Promise ? await next : next;
-      if (event === undefined) {
-        ended = true;
-        return channel.result();
-      }
-      yield event;
-      channel.resume();
-    }
-  } finally {
-    // Stopped at a `yield`: the core unwinds from the event it waits on (closing the provider's
-    // stream), and `return()` settles after it, as it did when the loop was this generator.
-    if (!ended) {
-      channel.close();
-      await core.then(ignore, ignore);
-    }
-  }
+  const tree = rootTree(options);
+  return new RunIterator((emit) => runLoop(options, tree, {}, emit));
 }
-
-function ignore(): void {}
 
 /** The tree of a top-level run: its sub-agents' semaphore and turn count. */
 function rootTree(options: QueryOptions): RunTree {
