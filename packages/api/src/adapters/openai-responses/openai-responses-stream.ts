@@ -18,8 +18,9 @@ import { mapOpenAIResponsesUsage } from './openai-responses-usage.js';
 import {
   type OpenAIResponsesOutputItem,
   openaiResponsesErrorSchema,
-  openaiResponsesOutputItemSchema,
   openaiResponsesResponseSchema,
+  readResponsesOutputItem,
+  readResponsesResponse,
 } from './openai-responses-wire.js';
 
 type ItemState = MessageItem | ReasoningItem | ToolCallItem;
@@ -186,8 +187,7 @@ export class OpenAIResponsesStreamMapper {
       this.start(raw, out);
       return false;
     }
-    const response = openaiResponsesResponseSchema.safeParse(raw);
-    const id = response.success ? response.data.id : undefined;
+    const id = readResponsesResponse(raw)?.id;
     const changed = id !== undefined && this.responseId !== undefined && id !== this.responseId;
     const again = created && (this.sawCreated || this.items.size > 0);
     this.sawCreated ||= created;
@@ -206,11 +206,11 @@ export class OpenAIResponsesStreamMapper {
 
   private start(raw: unknown, out: StreamEvent[]): void {
     if (this.started) return;
-    const response = openaiResponsesResponseSchema.safeParse(raw);
+    const response = readResponsesResponse(raw);
     this.started = true;
-    const id = response.success ? response.data.id : undefined;
+    const id = response?.id;
     this.responseId = id;
-    const model = response.success ? response.data.model : undefined;
+    const model = response?.model;
     out.push({
       type: 'message-start',
       ...(id === undefined ? {} : { id }),
@@ -322,9 +322,8 @@ export class OpenAIResponsesStreamMapper {
   }
 
   private itemAdded(record: Record<string, unknown>, out: StreamEvent[]): void {
-    const parsed = openaiResponsesOutputItemSchema.safeParse(record.item);
-    if (!parsed.success) return;
-    const item = parsed.data;
+    const item = readResponsesOutputItem(record.item);
+    if (item === undefined) return;
     const outputIndex = indexOf(record.output_index);
     const key = this.keyOf(item.id, outputIndex);
     if (this.items.has(key)) return;
@@ -352,9 +351,8 @@ export class OpenAIResponsesStreamMapper {
   }
 
   private itemDone(record: Record<string, unknown>, out: StreamEvent[]): void {
-    const parsed = openaiResponsesOutputItemSchema.safeParse(record.item);
-    if (!parsed.success) return;
-    const item = parsed.data;
+    const item = readResponsesOutputItem(record.item);
+    if (item === undefined) return;
     const outputIndex = indexOf(record.output_index);
     const key = this.keyOf(item.id, outputIndex);
     let state = this.items.get(key) ?? this.byOutputIndex.get(outputIndex);
@@ -406,8 +404,7 @@ export class OpenAIResponsesStreamMapper {
       else if (item.kind === 'reasoning') closeReasoningItem(item, out);
       else if (item.kind === 'call') this.calls.end(item, item.finalText ?? item.buffer.text, out);
     }
-    const parsed = openaiResponsesResponseSchema.safeParse(record.response);
-    const response = parsed.success ? parsed.data : undefined;
+    const response = readResponsesResponse(record.response);
     const status = response?.status ?? (record.type === 'response.completed' ? 'completed' : 'incomplete');
     out.push({
       type: 'message-end',

@@ -99,3 +99,119 @@ export const openaiModelSchema = z.looseObject({ id: z.string(), created: option
 
 /** The body of `GET /models`. */
 export const openaiModelListSchema = z.looseObject({ data: z.array(z.unknown()).catch([]) });
+
+// Structural checks: each says whether a value is one its schema passes on unchanged (every declared
+// field absent or of its type), so the value as parsed from JSON serves as the schema's output. The
+// once-per-item and once-per-response events of every stream skip zod that way; anything else (a
+// field of another type, an error object) goes through the schema, which decides as before.
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** What `optionalString` keeps unchanged (it turns `null` into `undefined`). */
+function isOptionalStringValue(value: unknown): boolean {
+  return value === undefined || typeof value === 'string';
+}
+
+/** What `optionalNumber` keeps unchanged. */
+function isOptionalNumberValue(value: unknown): boolean {
+  return value === undefined || typeof value === 'number';
+}
+
+/** What `nullableString` keeps unchanged. */
+function isNullableStringValue(value: unknown): boolean {
+  return value === undefined || value === null || typeof value === 'string';
+}
+
+/** Whether `value` is a usage object {@link openaiResponsesUsageSchema} passes on unchanged. */
+export function isPlainResponsesUsage(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  if (!isOptionalNumberValue(value.input_tokens) || !isOptionalNumberValue(value.output_tokens)) return false;
+  const input = value.input_tokens_details;
+  if (
+    input !== undefined &&
+    input !== null &&
+    (!isRecord(input) ||
+      !isOptionalNumberValue(input.cached_tokens) ||
+      !isOptionalNumberValue(input.cache_write_tokens))
+  ) {
+    return false;
+  }
+  const output = value.output_tokens_details;
+  return (
+    output === undefined || output === null || (isRecord(output) && isOptionalNumberValue(output.reasoning_tokens))
+  );
+}
+
+/** Whether `value` is a response object {@link openaiResponsesResponseSchema} passes on unchanged (without an error). */
+export function isPlainResponsesResponse(value: unknown): value is OpenAIResponsesResponse {
+  if (
+    !isRecord(value) ||
+    !isOptionalStringValue(value.id) ||
+    !isOptionalStringValue(value.model) ||
+    !isOptionalStringValue(value.status) ||
+    (value.error !== undefined && value.error !== null)
+  ) {
+    return false;
+  }
+  const incomplete = value.incomplete_details;
+  if (
+    incomplete !== undefined &&
+    incomplete !== null &&
+    (!isRecord(incomplete) || !isOptionalStringValue(incomplete.reason))
+  ) {
+    return false;
+  }
+  const usage = value.usage;
+  return usage === undefined || usage === null || isPlainResponsesUsage(usage);
+}
+
+function isPlainTextParts(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (!Array.isArray(value)) return false;
+  for (const part of value) {
+    if (
+      !isRecord(part) ||
+      !isOptionalStringValue(part.type) ||
+      !isOptionalStringValue(part.text) ||
+      !isOptionalStringValue(part.refusal)
+    ) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Whether `value` is an output item {@link openaiResponsesOutputItemSchema} passes on unchanged. */
+export function isPlainResponsesOutputItem(value: unknown): value is OpenAIResponsesOutputItem {
+  return (
+    isRecord(value) &&
+    typeof value.type === 'string' &&
+    isOptionalStringValue(value.id) &&
+    isOptionalStringValue(value.status) &&
+    isOptionalStringValue(value.role) &&
+    isNullableStringValue(value.phase) &&
+    isPlainTextParts(value.content) &&
+    isPlainTextParts(value.summary) &&
+    isNullableStringValue(value.encrypted_content) &&
+    isOptionalStringValue(value.call_id) &&
+    isOptionalStringValue(value.name) &&
+    isOptionalStringValue(value.arguments) &&
+    isOptionalStringValue(value.input)
+  );
+}
+
+/** A response object as the schema reads it (the value itself when it is plain), or undefined when it does not fit. */
+export function readResponsesResponse(value: unknown): OpenAIResponsesResponse | undefined {
+  if (isPlainResponsesResponse(value)) return value;
+  const parsed = openaiResponsesResponseSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** An output item as the schema reads it (the value itself when it is plain), or undefined when it does not fit. */
+export function readResponsesOutputItem(value: unknown): OpenAIResponsesOutputItem | undefined {
+  if (isPlainResponsesOutputItem(value)) return value;
+  const parsed = openaiResponsesOutputItemSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
