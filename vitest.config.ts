@@ -45,6 +45,12 @@ export default defineConfig({
     // well below the one-worker default of vitest, availableParallelism - 1). Timing-sensitive tests keep a
     // margin of several hundred ms for this load.
     maxWorkers: 2,
+    // One module graph per worker, not per test file: importing the sources again for each of the ~510 files
+    // was a third of the suite's CPU (import 342 s summed against 937 s of tests, 2026-12-02), and for the
+    // query/tools/tools-manager projects alone 187 s -> 62 s wall. Every project passes this way; a test that
+    // leaves global state behind (a listener, an env var, a patched global) must restore it in its own hooks.
+    // The browser suite (vitest.workspace.ts) keeps isolation.
+    isolate: false,
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },

@@ -50,6 +50,8 @@ export const projects: TestProjectInlineConfiguration[] = [
       root: join(root, 'packages/gateway/dashboard'),
       include: ['e2e/**/*.test.ts'],
       globalSetup: ['e2e/build-dashboard.ts'],
+      // Each file drives its own browser and gateway; keep their module state apart.
+      isolate: true,
       // One browser and one gateway per file (files share the two workers with the other projects: run alone
       // at the end, the suite was a 2.5-minute tail on one worker).
       testTimeout: 60_000,
