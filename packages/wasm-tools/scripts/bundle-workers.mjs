@@ -10,7 +10,7 @@
 // Used by the build (prepare-dist.mjs writes dist/runtime/), by the test that runs the bundled
 // worker (src/runtime/worker-bundle.test.ts) and by the cold-start bench (bench/runtime.ts), so all
 // three fork the same file.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,6 +21,12 @@ export const WORKER_ENTRIES = [
   { source: 'worker.mjs', bundle: 'worker.cjs', format: 'cjs' },
   { source: 'worker-http.mjs', bundle: 'worker-http.mjs', format: 'esm' },
 ];
+
+/**
+ * Copied beside the bundles as it is: the entry the pool forks to run worker.cjs with V8's code
+ * cache (src/runtime/worker-cached-entry.cjs says how).
+ */
+export const CACHED_ENTRY = 'worker-cached-entry.cjs';
 
 /**
  * Bundles every worker entry into `outDir` (one self-contained file each, named as in WORKER_ENTRIES).
@@ -45,5 +51,6 @@ export async function bundleWorkers(outDir) {
     });
     await writeFile(join(outDir, bundle), result.outputFiles[0].text);
   }
+  await copyFile(join(PACKAGE_DIR, 'src', 'runtime', CACHED_ENTRY), join(outDir, CACHED_ENTRY));
   return WORKER_ENTRIES.map(({ bundle }) => join(outDir, bundle));
 }

@@ -221,6 +221,7 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
     workers: settings.workers,
     maxMemoryBytes: settings.maxMemoryBytes,
     ...(options.workerPath === undefined ? {} : { workerPath: options.workerPath }),
+    codeCacheDir: cacheDir,
   });
   const rootLock = new RootLock();
   const egress = new ComponentEgress();

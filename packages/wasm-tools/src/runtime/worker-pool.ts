@@ -1,5 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ComponentRuntimeError } from './component-runtime-error.js';
 import { missingAssetMessage } from './package-assets.js';
@@ -28,6 +30,48 @@ export interface WorkerPoolOptions {
   maxMemoryBytes: number;
   /** Path of the worker entry; default: worker.mjs beside this module (sources) or dist/runtime/worker.cjs. */
   workerPath?: string;
+  /**
+   * Cache folder for the built worker's V8 code cache (the runtime's transpile cache folder).
+   * With it, a CommonJS worker bundle that has worker-cached-entry.cjs beside it is forked
+   * through that entry (see {@link workerLaunch}); without it, the bundle is forked as it is.
+   */
+  codeCacheDir?: string;
+}
+
+/** The entry beside a CommonJS worker bundle that runs it with a code cache. */
+export const CACHED_ENTRY = 'worker-cached-entry.cjs';
+
+/** What the pool forks: the module and its arguments. */
+export interface WorkerLaunch {
+  modulePath: string;
+  args: string[];
+}
+
+/**
+ * How to fork the worker: a CommonJS bundle (the build's worker.cjs) with worker-cached-entry.cjs
+ * beside it and a cache folder is run by that entry with a code cache file named after the
+ * bundle's SHA-256, the Node binary and version and the worker's flags (V8 checks only the
+ * source's length, so the content hash keeps another bundle's cache out; the flags keep runtimes
+ * with other limits from overwriting each other's). Anything else, or a bundle or folder that
+ * cannot be read or made, is forked as it is.
+ */
+export function workerLaunch(workerPath: string, execArgv: readonly string[], codeCacheDir?: string): WorkerLaunch {
+  const plain = { modulePath: workerPath, args: [] };
+  if (codeCacheDir === undefined || !workerPath.endsWith('.cjs')) return plain;
+  const entry = join(dirname(workerPath), CACHED_ENTRY);
+  if (!existsSync(entry)) return plain;
+  try {
+    const hash = createHash('sha256')
+      .update(readFileSync(workerPath))
+      .update(`\0${process.version}\0${process.execPath}\0${execArgv.join('\0')}`)
+      .digest('hex')
+      .slice(0, 32);
+    const dir = join(codeCacheDir, 'worker-code');
+    mkdirSync(dir, { recursive: true });
+    return { modulePath: entry, args: [workerPath, join(dir, `${basename(workerPath)}.${hash}.v8-cache`)] };
+  } catch {
+    return plain;
+  }
 }
 
 /** Per-run options: the deadline, a cancel signal, and the warm-instance key for routing. */
@@ -100,6 +144,8 @@ export class WorkerPool {
   private readonly workers: PoolWorker[] = [];
   private readonly queue: Pending[] = [];
   private readonly workerPath: string;
+  /** What {@link spawn} forks, worked out at the first fork. */
+  private launch: WorkerLaunch | undefined;
   private closed = false;
   private nextId = 1;
   /** Calls queued or running; while above zero a timer keeps the host's event loop alive. */
@@ -244,8 +290,10 @@ export class WorkerPool {
   private spawn(): void {
     const pages = Math.max(1, Math.floor(this.options.maxMemoryBytes / WASM_PAGE));
     const oldSpaceMib = Math.ceil(this.options.maxMemoryBytes / MIB) + 256;
-    const child = fork(this.workerPath, [], {
-      execArgv: [`--wasm-max-mem-pages=${pages}`, ...EXTENDED_CONST_FLAG, `--max-old-space-size=${oldSpaceMib}`],
+    const execArgv = [`--wasm-max-mem-pages=${pages}`, ...EXTENDED_CONST_FLAG, `--max-old-space-size=${oldSpaceMib}`];
+    this.launch ??= workerLaunch(this.workerPath, execArgv, this.options.codeCacheDir);
+    const child = fork(this.launch.modulePath, this.launch.args, {
+      execArgv,
       env: {},
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'json',

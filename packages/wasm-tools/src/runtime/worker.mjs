@@ -27,6 +27,9 @@ setImmediate(() => {
 });
 const jobs = jobsStart.then(() => import('./worker-jobs.mjs'));
 
+/** Set by worker-cached-entry.cjs: writes the worker bundle's code cache. */
+const SAVE_WORKER_CODE_CACHE = Symbol.for('boxagnts.worker.saveCodeCache');
+
 let queue = Promise.resolve();
 process.on('message', (message) => {
   if (message?.type === 'preload') {
@@ -46,6 +49,9 @@ process.on('message', (message) => {
   queue = queue.then(async () => {
     const outcome = await (await jobs).handle(message.job);
     await new Promise((resolve) => process.send({ type: 'result', id: message.id, outcome }, resolve));
+    // Started by worker-cached-entry.cjs (the built worker with a cache folder): write the
+    // bundle's V8 code cache once the first call has compiled what it needs (a no-op after).
+    globalThis[SAVE_WORKER_CODE_CACHE]?.();
   });
 });
 process.on('disconnect', () => process.exit(0));
