@@ -253,7 +253,11 @@ describe('isPlainUsageChunk', () => {
 
   it('parseChunk maps an accepted usage chunk to the events (raw usage included) the schema path gives', () => {
     const run = (parse: (data: string) => ChatChunk | undefined) => {
-      const mapper = new ChatStreamMapper({ providerId: 't', reasoningFields: ['reasoning_content'], idSuffix: 'abcd' });
+      const mapper = new ChatStreamMapper({
+        providerId: 't',
+        reasoningFields: ['reasoning_content'],
+        idSuffix: 'abcd',
+      });
       const events: StreamEvent[] = [];
       const first = { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi' } }] };
       for (const value of [first, ...plain.slice(0, 1)]) {
@@ -285,7 +289,10 @@ describe('isPlainUsageChunk', () => {
       slowMapper.finish(true, slowEvents);
       expect(fastEvents, data).toEqual(slowEvents);
       expect(fast?.rawUsage, data).toEqual(slow?.rawUsage);
-      expect(fastEvents.some((event) => event.type === 'usage'), data).toBe(true);
+      expect(
+        fastEvents.some((event) => event.type === 'usage'),
+        data,
+      ).toBe(true);
     }
   });
 });
