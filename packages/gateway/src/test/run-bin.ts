@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
+import { cliBundle } from './cli-bundle.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -20,13 +21,14 @@ export interface RunBinOptions {
 }
 
 /**
- * Runs the real `boxagnts` entry (its TypeScript source under tsx) as a child process, with no vendor
- * key from the developer's environment, and resolves when it has exited.
+ * Runs the real `boxagnts` entry (its sources, bundled once per test process: see `cliBundle`) as a child
+ * process, with no vendor key from the developer's environment, and resolves when it has exited.
  */
-export function runBin(args: readonly string[], options: RunBinOptions = {}): Promise<BinResult> {
+export async function runBin(args: readonly string[], options: RunBinOptions = {}): Promise<BinResult> {
+  const entry = await cliBundle();
   const child = spawn(
     process.execPath,
-    ['--conditions=@boxagnts/source', '--import', 'tsx', join(here, '..', 'cli', 'main.ts'), ...args],
+    ['--conditions=@boxagnts/source', entry, ...args],
     {
       cwd: join(here, '..', '..'),
       stdio: ['ignore', 'pipe', 'pipe'],
