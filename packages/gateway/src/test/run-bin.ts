@@ -26,15 +26,11 @@ export interface RunBinOptions {
  */
 export async function runBin(args: readonly string[], options: RunBinOptions = {}): Promise<BinResult> {
   const entry = await cliBundle();
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@boxagnts/source', entry, ...args],
-    {
-      cwd: join(here, '..', '..'),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', ...options.env },
-    },
-  );
+  const child = spawn(process.execPath, ['--conditions=@boxagnts/source', entry, ...args], {
+    cwd: join(here, '..', '..'),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', ...options.env },
+  });
   let stdout = '';
   let stderr = '';
   if (options.closeStdout === true) child.stdout.destroy();
