@@ -94,6 +94,10 @@ export async function benchRuntime(): Promise<{
   await mkdir(modules, { recursive: true });
   const bundleDir = await mkdtemp(join(modules, '.bench-worker-'));
   await bundleWorkers(bundleDir);
+  // The same bundle without worker-cached-entry.cjs beside it: forked as it is, with no code
+  // cache for the bundle (the worker as it was before round 3), the baseline of the cached one.
+  const plainDir = await mkdtemp(join(modules, '.bench-worker-plain-'));
+  await copyFile(join(bundleDir, 'worker.cjs'), join(plainDir, 'worker.cjs'));
   const coldStart = async (workerPath?: string) => {
     const started = performance.now();
     const runtime = createComponentRuntime(workerPath === undefined ? {} : { workerPath });
@@ -109,6 +113,7 @@ export async function benchRuntime(): Promise<{
   const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   try {
     const bundled: number[] = [];
+    const plain: number[] = [];
     const sources: number[] = [];
     const floor: number[] = [];
     const floorCjs: number[] = [];
@@ -117,11 +122,13 @@ export async function benchRuntime(): Promise<{
       floor.push(await forkFloor());
       await settle(100);
       floorCjs.push(await forkFloor(undefined, 'cjs'));
-      // Alternate which of the two goes first, so neither always follows the floor.
-      const order = run % 2 === 0 ? ['bundled', 'sources'] : ['sources', 'bundled'];
+      // Rotate which goes first, so none always follows the floor.
+      const kinds = ['bundled', 'plain', 'sources'];
+      const order = [...kinds.slice(run % 3), ...kinds.slice(0, run % 3)];
       for (const which of order) {
         await settle(150);
         if (which === 'bundled') bundled.push(await coldStart(join(bundleDir, 'worker.cjs')));
+        else if (which === 'plain') plain.push(await coldStart(join(plainDir, 'worker.cjs')));
         else sources.push(await coldStart());
       }
     }
@@ -138,6 +145,7 @@ export async function benchRuntime(): Promise<{
       );
       const rows = [
         row('cold start: new runtime, first call', bundled, floor),
+        row('cold start, bundle without its code cache', plain, floor),
         row('cold start, worker from its source modules', sources, floor),
         row('baseline: forked Node answering one call', floor),
         row('baseline, the same with a CommonJS entry', floorCjs),
@@ -155,5 +163,6 @@ export async function benchRuntime(): Promise<{
   } finally {
     await rm(root, { recursive: true, force: true });
     await rm(bundleDir, { recursive: true, force: true });
+    await rm(plainDir, { recursive: true, force: true });
   }
 }
