@@ -10,6 +10,7 @@ export const CANDIDATES: readonly Candidate[] = [
   baselineCandidate,
   boxagntsCandidate(true),
   boxagntsCandidate(false),
+  boxagntsCandidate(true, true),
   piAgentCoreCandidate,
   generateTextCandidate,
   openaiAgentsCandidate,

@@ -6,7 +6,10 @@ import type { QueryOutcome } from './outcome.js';
  * the loop goes on without a microtask hop; a promise: the loop waits for it (the consumer pulls
  * events one at a time, or it stopped, and then the promise rejects with a {@link RunStopped}).
  */
-export type EmitEvent = (event: QueryEvent) => Promise<void> | undefined;
+export type EmitEvent = (event: QueryEvent) => Promise<undefined> | undefined;
+// The core writes `if (wait !== undefined) wait = await wait;`: the promise resolves to `undefined`,
+// so the suspended core's frame does not keep the settled promise in its register afterwards (a
+// `const wait` did: four settled promises per run held at a model call).
 
 /**
  * Thrown through the loop's core when its consumer stops it: a generator consumer that returned,
@@ -39,6 +42,7 @@ export function callbackEmit(onEvent: ((event: QueryEvent) => void) | undefined)
 }
 
 const CLOSED = new RunStopped(undefined);
+const NO_IDENTITY: Record<string, never> = {};
 
 type Step = IteratorResult<QueryEvent, QueryOutcome>;
 
@@ -57,14 +61,27 @@ interface Request {
  * waits on and settles once it has unwound (the provider's stream closed); `throw(error)` raises
  * `error` there. Requests made while one runs are queued, as an async generator queues them.
  */
-export class RunIterator implements AsyncGenerator<QueryEvent, QueryOutcome> {
+export class RunIterator<O, T> implements AsyncGenerator<QueryEvent, QueryOutcome> {
   private state: 'initial' | 'running' | 'suspended' | 'done' = 'initial';
   private current: Request | undefined;
   private queue: Request[] | undefined;
-  private resumeCore: (() => void) | undefined;
+  private resumeCore: ((value: undefined) => void) | undefined;
   private stopCore: ((error: unknown) => void) | undefined;
 
-  constructor(private readonly start: (emit: EmitEvent) => Promise<QueryOutcome>) {}
+  /**
+   * `core(options, tree, identity, emit)` is called at the first `next()`: a module function and its
+   * arguments rather than a closure over them (one closure and its context fewer per run).
+   */
+  constructor(
+    private readonly core: (
+      options: O,
+      tree: T,
+      identity: Record<string, never>,
+      emit: EmitEvent,
+    ) => Promise<QueryOutcome>,
+    private readonly options: O,
+    private readonly tree: T,
+  ) {}
 
   next(): Promise<Step> {
     return this.request('next', undefined);
@@ -97,7 +114,7 @@ export class RunIterator implements AsyncGenerator<QueryEvent, QueryOutcome> {
         if (request.kind === 'next') {
           this.current = request;
           this.state = 'running';
-          this.start(this.emit).then(this.ended, this.failed);
+          this.core(this.options, this.tree, NO_IDENTITY, this.emit).then(this.ended, this.failed);
           return;
         }
         this.state = 'done';
@@ -106,11 +123,11 @@ export class RunIterator implements AsyncGenerator<QueryEvent, QueryOutcome> {
       case 'suspended': {
         this.current = request;
         this.state = 'running';
-        const resume = this.resumeCore as () => void;
+        const resume = this.resumeCore as (value: undefined) => void;
         const stop = this.stopCore as (error: unknown) => void;
         this.resumeCore = undefined;
         this.stopCore = undefined;
-        if (request.kind === 'next') resume();
+        if (request.kind === 'next') resume(undefined);
         else stop(request.kind === 'return' ? CLOSED : request.value);
         return;
       }
@@ -138,7 +155,7 @@ export class RunIterator implements AsyncGenerator<QueryEvent, QueryOutcome> {
     if (request.kind === 'return') throw CLOSED;
     this.current = undefined;
     this.state = 'suspended';
-    const resumed = new Promise<void>((resolve, reject) => {
+    const resumed = new Promise<undefined>((resolve, reject) => {
       this.resumeCore = resolve;
       this.stopCore = reject;
     });

@@ -82,7 +82,7 @@ function today(): string {
 export function runQuery(options: QueryOptions): AsyncGenerator<QueryEvent, QueryOutcome> {
   // A thin adapter over the loop's core: the core waits in `emit` until the next event is asked for.
   const tree = rootTree(options);
-  return new RunIterator((emit) => runLoop(options, tree, {}, emit));
+  return new RunIterator(runLoop, options, tree);
 }
 
 /** The tree of a top-level run: its sub-agents' semaphore and turn count. */
@@ -276,8 +276,8 @@ async function runLoop(
     if (pending.length > 0) {
       await addPending(state, pending);
       for (const message of pending) {
-        const wait = emit({ type: 'user-message', message });
-        if (wait !== undefined) await wait;
+        let wait = emit({ type: 'user-message', message });
+        if (wait !== undefined) wait = await wait;
       }
     }
     if (state.toolChars > budgetChars) {
@@ -285,13 +285,13 @@ async function runLoop(
       state.toolChars = report.remainingChars;
       if (report.trimmed > 0) {
         {
-          const wait = emit({
+          let wait = emit({
             type: 'status',
             kind: 'tool-results-trimmed',
             message: `Removed ${report.trimmed} old tool result(s) (${report.removedChars} characters) to stay within the tool-result budget.`,
             data: { ...report },
           });
-          if (wait !== undefined) await wait;
+          if (wait !== undefined) wait = await wait;
         }
       }
     }
@@ -299,8 +299,8 @@ async function runLoop(
     const tokens = contextTokens(state);
     const pressure = pressureEvent(state, tokens);
     if (pressure !== undefined) {
-      const wait = emit(pressure);
-      if (wait !== undefined) await wait;
+      let wait = emit(pressure);
+      if (wait !== undefined) wait = await wait;
     }
     if (shouldCompact(state, tokens)) {
       await forward(emit, compactRun(state, tokens, false));
@@ -315,8 +315,8 @@ async function runLoop(
     const model = state.model;
     const provider = state.provider;
     {
-      const wait = emit({ type: 'turn-start', turn, model });
-      if (wait !== undefined) await wait;
+      let wait = emit({ type: 'turn-start', turn, model });
+      if (wait !== undefined) wait = await wait;
     }
     const request = turnRequest(config, model, system, messages, tools.definitions, temperature);
     // The provider's stream is read here, not through a nested generator: one fewer per model call.
@@ -325,8 +325,8 @@ async function runLoop(
       for await (const event of provider.streamMessage(request, modelCallOptions)) {
         const delta = stream.push(event);
         if (delta !== undefined) {
-          const wait = emit(delta);
-          if (wait !== undefined) await wait;
+          let wait = emit(delta);
+          if (wait !== undefined) wait = await wait;
         }
         if (stream.done) break;
       }
@@ -346,8 +346,8 @@ async function runLoop(
       switch (recovery.action) {
         case 'compact': {
           {
-            const wait = emit({ type: 'recoverable-error', error, action: 'compact', attempt: recovery.attempt });
-            if (wait !== undefined) await wait;
+            let wait = emit({ type: 'recoverable-error', error, action: 'compact', attempt: recovery.attempt });
+            if (wait !== undefined) wait = await wait;
           }
           const changed = await forward(emit, compactRun(state, state.contextWindow, true));
           if (!changed) return endRun(pool, buffer, emit, finish({ stop: 'context_overflow' }));
@@ -355,26 +355,26 @@ async function runLoop(
         }
         case 'fallback':
           {
-            const wait = emit({ type: 'recoverable-error', error, action: 'fallback', attempt: 1 });
-            if (wait !== undefined) await wait;
+            let wait = emit({ type: 'recoverable-error', error, action: 'fallback', attempt: 1 });
+            if (wait !== undefined) wait = await wait;
           }
           {
-            const wait = emit(switchToFallback(state, recovery.next));
-            if (wait !== undefined) await wait;
+            let wait = emit(switchToFallback(state, recovery.next));
+            if (wait !== undefined) wait = await wait;
           }
           continue;
         case 'retry':
           {
-            const wait = emit({ type: 'recoverable-error', error, action: 'retry-turn', attempt: recovery.attempt });
-            if (wait !== undefined) await wait;
+            let wait = emit({ type: 'recoverable-error', error, action: 'retry-turn', attempt: recovery.attempt });
+            if (wait !== undefined) wait = await wait;
           }
           {
-            const wait = emit({
+            let wait = emit({
               type: 'status',
               kind: 'retry-turn',
               message: `The response ${result.partialOutput ? 'broke off' : 'failed'} (${error.reason}); retrying the turn.`,
             });
-            if (wait !== undefined) await wait;
+            if (wait !== undefined) wait = await wait;
           }
           continue;
         default:
@@ -408,7 +408,7 @@ async function runLoop(
     if (saving !== undefined) await saving;
     if (charged.write !== undefined) await charged.write;
     {
-      const wait = emit({
+      let wait = emit({
         type: 'turn-end',
         turn,
         model,
@@ -416,10 +416,10 @@ async function runLoop(
         finishReason: response.finishReason,
         usage: response.usage,
       });
-      if (wait !== undefined) await wait;
+      if (wait !== undefined) wait = await wait;
     }
     {
-      const wait = emit({
+      let wait = emit({
         type: 'usage',
         turn,
         model,
@@ -427,7 +427,7 @@ async function runLoop(
         costUsd: charged.costUsd,
         totals: state.usage,
       });
-      if (wait !== undefined) await wait;
+      if (wait !== undefined) wait = await wait;
     }
 
     if (cutOff) {
@@ -438,12 +438,12 @@ async function runLoop(
       messages.push(resume);
       await persist(state.session, [{ message: resume }]);
       {
-        const wait = emit({
+        let wait = emit({
           type: 'status',
           kind: 'resume-after-max-tokens',
           message: `The reply hit the output limit; asking the model to continue (${state.maxTokensResumes}).`,
         });
-        if (wait !== undefined) await wait;
+        if (wait !== undefined) wait = await wait;
       }
       continue;
     }
@@ -460,16 +460,16 @@ async function runLoop(
       }
       await addPending(state, late);
       for (const message of late) {
-        const wait = emit({ type: 'user-message', message });
-        if (wait !== undefined) await wait;
+        let wait = emit({ type: 'user-message', message });
+        if (wait !== undefined) wait = await wait;
       }
       {
-        const wait = emit({
+        let wait = emit({
           type: 'status',
           kind: 'pending-messages',
           message: `${late.length} message(s) arrived while the answer streamed; answering them in a follow-up turn.`,
         });
-        if (wait !== undefined) await wait;
+        if (wait !== undefined) wait = await wait;
       }
       continue;
     }
@@ -481,8 +481,8 @@ async function runLoop(
       const events = buffer.take();
       if (events !== undefined) {
         for (const event of events) {
-          const wait = emit(event);
-          if (wait !== undefined) await wait;
+          let wait = emit(event);
+          if (wait !== undefined) wait = await wait;
         }
         continue;
       }
@@ -499,14 +499,14 @@ async function runLoop(
     if (savingResults !== undefined) await savingResults;
     if (toolPhase.looping) {
       {
-        const wait = emit({
+        let wait = emit({
           type: 'status',
           kind: 'tool-loop',
           message: toolPhase.stop
             ? 'The model kept repeating the same tool calls; the run stops.'
             : 'The model repeated the same tool calls; it was told so.',
         });
-        if (wait !== undefined) await wait;
+        if (wait !== undefined) wait = await wait;
       }
     }
     if (toolPhase.stop) return endRun(pool, buffer, emit, finish({ stop: 'tool_loop' }));
@@ -521,8 +521,8 @@ async function endRun(
   outcome: QueryOutcome,
 ): Promise<QueryOutcome> {
   if (pool) await drainWhile(buffer, emit, pool.close());
-  const wait = emit({ type: 'done', outcome });
-  if (wait !== undefined) await wait;
+  let wait = emit({ type: 'done', outcome });
+  if (wait !== undefined) wait = await wait;
   return outcome;
 }
 
@@ -533,8 +533,8 @@ async function drainWhile(buffer: EventBuffer<QueryEvent>, emit: EmitEvent, work
     const events = buffer.take();
     if (events !== undefined) {
       for (const event of events) {
-        const wait = emit(event);
-        if (wait !== undefined) await wait;
+        let wait = emit(event);
+        if (wait !== undefined) wait = await wait;
       }
       continue;
     }
@@ -557,8 +557,8 @@ async function forward<R>(emit: EmitEvent, events: AsyncGenerator<QueryEvent, R>
         finished = true;
         return next.value;
       }
-      const wait = emit(next.value);
-      if (wait !== undefined) await wait;
+      let wait = emit(next.value);
+      if (wait !== undefined) wait = await wait;
     }
   } finally {
     if (!finished) await events.return(undefined as R);

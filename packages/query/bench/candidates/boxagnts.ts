@@ -1,7 +1,8 @@
 import { assembleMessage, type LlmProvider, type LlmRequest, type StreamEvent, type Usage } from '@boxagnts/api';
 import { defineTool, textResult } from '@boxagnts/tools';
 import { z } from 'zod';
-import { createMemorySessionStore, runQueryToEnd } from '../../src/index.js';
+import type { QueryEvent, QueryOptions, QueryOutcome, SessionStore } from '../../src/index.js';
+import { createMemorySessionStore, runQuery, runQueryToEnd } from '../../src/index.js';
 import type { Candidate, PreparedTask } from '../candidate.js';
 import {
   ANSWER,
@@ -95,20 +96,40 @@ export const echoTool = defineTool({
   execute: async ({ text }) => textResult(echo(text)),
 });
 
+/** What a candidate of the loop needs from a build of @boxagnts/query (this one, or an older one bundled beside). */
+export interface LoopLibrary {
+  runQueryToEnd(options: QueryOptions, onEvent?: (event: QueryEvent) => void): Promise<QueryOutcome>;
+  runQuery(options: QueryOptions): AsyncGenerator<QueryEvent, QueryOutcome>;
+  createMemorySessionStore(): SessionStore;
+  /** The `echo` tool, defined with that build's @boxagnts/tools. */
+  echoTool: NonNullable<QueryOptions['tools']>[number];
+}
+
+const THIS_LIBRARY: LoopLibrary = { runQueryToEnd, runQuery, createMemorySessionStore, echoTool };
+
 /**
  * @boxagnts/query's `runQueryToEnd` on the scripted provider. `allOn` switches on every mechanism
  * the goal is stated for: a session store, a USD budget, a caller's `AbortSignal` (a controller per
  * run, as a caller with a stop button per request has), compaction, the tool-result budget, loop
  * detection, the catalogue's cost lookup (the model is priced there), every event consumed.
- * Without it the run has the defaults only (no store, no budget, no signal).
+ * Without it the run has the defaults only (no store, no budget, no signal). `iterate`: the events
+ * are consumed from `runQuery` with `for await` instead of `runQueryToEnd`'s callback.
  */
-export function boxagntsCandidate(allOn: boolean): Candidate {
+export function boxagntsCandidate(
+  allOn: boolean,
+  iterate = false,
+  library: LoopLibrary = THIS_LIBRARY,
+  id = `boxagnts${allOn ? '' : ':bare'}${iterate ? ':for-await' : ''}`,
+): Candidate {
+  const lib = library;
   return {
-    id: allOn ? 'boxagnts' : 'boxagnts:bare',
+    id,
     kind: 'ours',
-    description: allOn
-      ? '@boxagnts/query runQueryToEnd: memory session store, budgetUsd, a caller AbortSignal, compaction, tool-result budget, loop detection, catalogue cost, events counted'
-      : '@boxagnts/query runQueryToEnd with defaults only (no session store, no budget, no signal), events counted',
+    description: `${
+      allOn
+        ? '@boxagnts/query: memory session store, budgetUsd, a caller AbortSignal, compaction, tool-result budget, loop detection, catalogue cost, events counted'
+        : '@boxagnts/query with defaults only (no session store, no budget, no signal), events counted'
+    }${iterate ? '; runQuery consumed with for await' : '; runQueryToEnd'}`,
     prepare(task: Task): PreparedTask {
       const provider = scriptedProvider(task);
       const maxTurns = task.toolTurns + 2;
@@ -117,36 +138,43 @@ export function boxagntsCandidate(allOn: boolean): Candidate {
         async run() {
           let events = 0;
           const sessionId = `bench-${++sessions}`;
-          const outcome = await runQueryToEnd(
-            allOn
-              ? {
-                  provider,
-                  messages: [{ role: 'user', content: USER_PROMPT }],
-                  tools: [echoTool],
-                  toolContext: { root: process.cwd(), sessionId },
-                  session: { store: createMemorySessionStore(), sessionId },
-                  signal: new AbortController().signal,
-                  config: {
-                    model: MODEL_ID,
-                    maxTurns,
-                    budgetUsd: 1000,
-                    toolResultBudgetChars: 50_000,
-                    compaction: { enabled: true },
-                    tools: { loopThreshold: 3 },
-                    date: '2026-01-01',
-                  },
-                }
-              : {
-                  provider,
-                  messages: [{ role: 'user', content: USER_PROMPT }],
-                  tools: [echoTool],
-                  toolContext: { root: process.cwd(), sessionId },
-                  config: { model: MODEL_ID, maxTurns },
+          const options: QueryOptions = allOn
+            ? {
+                provider,
+                messages: [{ role: 'user', content: USER_PROMPT }],
+                tools: [lib.echoTool],
+                toolContext: { root: process.cwd(), sessionId },
+                session: { store: lib.createMemorySessionStore(), sessionId },
+                signal: new AbortController().signal,
+                config: {
+                  model: MODEL_ID,
+                  maxTurns,
+                  budgetUsd: 1000,
+                  toolResultBudgetChars: 50_000,
+                  compaction: { enabled: true },
+                  tools: { loopThreshold: 3 },
+                  date: '2026-01-01',
                 },
-            () => {
+              }
+            : {
+                provider,
+                messages: [{ role: 'user', content: USER_PROMPT }],
+                tools: [lib.echoTool],
+                toolContext: { root: process.cwd(), sessionId },
+                config: { model: MODEL_ID, maxTurns },
+              };
+          let outcome: QueryOutcome | undefined;
+          if (iterate) {
+            for await (const event of lib.runQuery(options)) {
               events++;
-            },
-          );
+              if (event.type === 'done') outcome = event.outcome;
+            }
+          } else {
+            outcome = await lib.runQueryToEnd(options, () => {
+              events++;
+            });
+          }
+          if (outcome === undefined) throw new Error('run ended without a done event');
           if (outcome.reason !== 'end_turn') throw new Error(`run ended with ${outcome.reason}`);
           if (allOn && outcome.usage.total.unpricedCalls > 0) {
             throw new Error(`${outcome.usage.total.unpricedCalls} calls were not priced: the catalogue lookup failed`);
