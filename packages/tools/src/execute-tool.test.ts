@@ -183,59 +183,6 @@ describe('executeTool deadlines and cancellation', () => {
   });
 });
 
-describe('executeTool call context', () => {
-  /** A tool that reports the keys and values of its context as a spread copies them. */
-  const spreading = defineTool({
-    name: 'spreading',
-    description: 'Reports its context.',
-    inputSchema: z.object({}),
-    permission: 'read-only',
-    async execute(_input, context) {
-      const copy: Record<string, unknown> = { ...context };
-      const keys = Object.keys(context).sort();
-      const signalIsCallSignal = copy.signal instanceof AbortSignal && copy.signal === context.signal;
-      return textResult(JSON.stringify({ keys, values: keys.map((key) => typeof copy[key]), signalIsCallSignal }));
-    },
-  });
-  const seen = async (context: ReturnType<typeof testContext>) =>
-    JSON.parse(resultText(await executeTool(spreading, {}, context))) as {
-      keys: string[];
-      values: string[];
-      signalIsCallSignal: boolean;
-    };
-
-  it('gives a tool every key of the usual context, optional keys holding undefined included', async () => {
-    const context = { ...testContext(), agents: undefined, mode: 'default' as const, allowedHosts: [] };
-    expect(await seen(context)).toEqual({
-      keys: ['agents', 'allowedHosts', 'mode', 'root', 'sessionId', 'signal', 'toolCallId', 'turnId'],
-      values: ['undefined', 'object', 'string', 'string', 'string', 'object', 'string', 'string'],
-      signalIsCallSignal: true,
-    });
-    expect(await seen(testContext())).toEqual({
-      keys: ['root', 'sessionId', 'signal', 'toolCallId', 'turnId'],
-      values: ['string', 'string', 'object', 'string', 'string'],
-      signalIsCallSignal: true,
-    });
-  });
-
-  it('gives a tool keys the context type does not know, and none a context does not enumerate', async () => {
-    const extra = { ...testContext(), custom: 7 };
-    expect((await seen(extra)).keys).toEqual(['custom', 'root', 'sessionId', 'signal', 'toolCallId', 'turnId']);
-    const hidden = testContext();
-    Object.defineProperty(hidden, 'logger', { value: {}, enumerable: false });
-    Object.defineProperty(hidden, 'other', { value: 1, enumerable: true });
-    expect((await seen(hidden)).keys).toEqual(['other', 'root', 'sessionId', 'signal', 'toolCallId', 'turnId']);
-    const inherited = Object.assign(Object.create({ costs: {} }) as object, testContext());
-    expect((await seen(inherited as ReturnType<typeof testContext>)).keys).toEqual([
-      'root',
-      'sessionId',
-      'signal',
-      'toolCallId',
-      'turnId',
-    ]);
-  });
-});
-
 describe('defineTool', () => {
   it('rejects names providers refuse and schemas that are not objects', () => {
     const base = { description: 'x', permission: 'read-only' as const, execute: async () => textResult('') };

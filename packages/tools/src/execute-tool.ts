@@ -162,97 +162,17 @@ function callSignal(this: { [CALL]: GuardedCall }): AbortSignal {
 // The context's `signal` is an accessor (made on first read); assignments to it are ignored, as the
 // copy of the context below assigns every property, `signal` included.
 const SIGNAL_ACCESSOR: PropertyDescriptor = { get: callSignal, set: noop, enumerable: true, configurable: true };
-const CALL_SLOT: PropertyDescriptor = { value: undefined, writable: false, enumerable: false, configurable: false };
 
 /**
  * The context the tool gets: the caller's own enumerable properties (what a spread copies) with a
  * lazy `signal`. The accessor is one shared function defined on a fresh object before the copy, which
  * keeps the object in V8's fast mode (redefining a copied data property as an accessor would not).
- * The generic copy of any context; {@link CallContext} is the fast one for the usual shape.
- */
-function copiedContextOf(context: ToolContext, call: GuardedCall): ToolContext {
-  const callContext = {};
-  CALL_SLOT.value = call;
-  Object.defineProperty(callContext, CALL, CALL_SLOT);
-  CALL_SLOT.value = undefined;
-  Object.defineProperty(callContext, 'signal', SIGNAL_ACCESSOR);
-  return Object.assign(callContext, context);
-}
-
-/**
- * A call's context built with the keys a {@link ToolContext} has, in one fixed order (`signal` the
- * lazy accessor, first, as in the generic copy): one constructor's instances share their shapes,
- * where `Object.assign` walks the caller's keys generically on every call (about 5% of a turn).
- * Optional keys are copied when the caller's context has them (an own key holding `undefined`
- * included), so a tool that spreads or enumerates its context sees the same keys and values.
- */
-class CallContext {
-  constructor(context: ToolContext, call: GuardedCall) {
-    CALL_SLOT.value = call;
-    Object.defineProperty(this, CALL, CALL_SLOT);
-    CALL_SLOT.value = undefined;
-    Object.defineProperty(this, 'signal', SIGNAL_ACCESSOR);
-    const self = this as unknown as Record<string, unknown>;
-    self.root = context.root;
-    self.sessionId = context.sessionId;
-    self.turnId = context.turnId;
-    self.toolCallId = context.toolCallId;
-    if ('costs' in context) self.costs = context.costs;
-    if ('allowedHosts' in context) self.allowedHosts = context.allowedHosts;
-    if ('ask' in context) self.ask = context.ask;
-    if ('agents' in context) self.agents = context.agents;
-    if ('mode' in context) self.mode = context.mode;
-    if ('logger' in context) self.logger = context.logger;
-  }
-}
-
-/** How many of a context's keys {@link CallContext} copies (it copies each known key the context has). */
-function knownKeyCount(context: ToolContext): number {
-  let count = 5;
-  if ('costs' in context) count++;
-  if ('allowedHosts' in context) count++;
-  if ('ask' in context) count++;
-  if ('agents' in context) count++;
-  if ('mode' in context) count++;
-  if ('logger' in context) count++;
-  return count;
-}
-
-function isKnownKey(key: string): boolean {
-  switch (key) {
-    case 'root':
-    case 'signal':
-    case 'sessionId':
-    case 'turnId':
-    case 'toolCallId':
-    case 'costs':
-    case 'allowedHosts':
-    case 'ask':
-    case 'agents':
-    case 'mode':
-    case 'logger':
-      return true;
-    default:
-      return false;
-  }
-}
-
-/**
- * The context the tool gets: a {@link CallContext} when the caller's context is a plain object whose
- * enumerable keys are exactly the known ones it has (the required ones among them), else the
- * generic copy. Either way the tool sees the caller's keys and values, with its call's lazy `signal`.
  */
 function callContextOf(context: ToolContext, call: GuardedCall): ToolContext {
-  if (Object.getPrototypeOf(context) !== Object.prototype) return copiedContextOf(context, call);
-  let keys = 0;
-  for (const key in context) {
-    if (!isKnownKey(key)) return copiedContextOf(context, call);
-    keys++;
-  }
-  // Every enumerable key is known; the counts match when none is missing from the enumeration (a
-  // required key absent, or a known key that is not enumerable).
-  if (keys !== knownKeyCount(context)) return copiedContextOf(context, call);
-  return new CallContext(context, call) as unknown as ToolContext;
+  const callContext = {};
+  Object.defineProperty(callContext, CALL, { value: call });
+  Object.defineProperty(callContext, 'signal', SIGNAL_ACCESSOR);
+  return Object.assign(callContext, context);
 }
 
 function run(tool: AnyTool, input: unknown, context: ToolContext, timeoutMs: number | undefined): Promise<ToolResult> {
