@@ -32,18 +32,33 @@ describe('the worker bundle code cache', () => {
     for (const cleanup of cleanups) await cleanup();
   });
 
-  /** A new runtime (so a new worker) that runs one call of the echo tool, then closes. */
-  async function echoOnce(text: string): Promise<string> {
+  /**
+   * A new runtime (so a new worker) that runs one call of the echo tool, then closes. The worker writes
+   * its cache after it answered and `close()` kills it at once, so `beforeClose` keeps the runtime (and
+   * its worker) open while a test waits for that write: on a loaded machine the kill can come first.
+   */
+  async function echoOnce(text: string, beforeClose?: () => Promise<unknown>): Promise<string> {
     const runtime = createComponentRuntime({ workers: 1, cacheDir, workerPath: join(bundleDir, 'worker.cjs') });
     try {
       const tools = await runtime.loadFunctionComponent({ path: basic.path });
       const echo = tools.find((tool) => tool.name === 'echo');
       if (echo === undefined) throw new Error('no echo tool');
       const result = await echo.execute({ text }, toolContext(cacheDir));
+      await beforeClose?.();
       return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
     } finally {
       await runtime.close();
     }
+  }
+
+  /** Waits until the cache file holds something other than `old` (the worker's write, renamed over it). */
+  async function replaced(path: string, old: Buffer): Promise<Buffer> {
+    for (let tries = 0; tries < 200; tries++) {
+      const now = await readFile(path).catch(() => old);
+      if (!now.equals(old)) return now;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return old;
   }
 
   async function cacheFile(): Promise<string> {
@@ -68,9 +83,22 @@ describe('the worker bundle code cache', () => {
   });
 
   it('writes the cache after the first call and reuses it without rewriting it', async () => {
-    expect(await echoOnce('first')).toBe('first');
+    let written: Awaited<ReturnType<typeof stat>> | undefined;
+    expect(
+      await echoOnce('first', async () => {
+        await mkdir(join(cacheDir, 'worker-code'), { recursive: true });
+        for (
+          let tries = 0;
+          tries < 200 && !(await readdir(join(cacheDir, 'worker-code'))).some((name) => name.endsWith('.v8-cache'));
+          tries++
+        ) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        written = await settled(await cacheFile());
+      }),
+    ).toBe('first');
     const path = await cacheFile();
-    const written = await settled(path);
+    if (written === undefined) throw new Error('no code cache written');
     expect(await echoOnce('second')).toBe('second');
     await new Promise((resolve) => setTimeout(resolve, 300));
     const after = await stat(path);
@@ -83,18 +111,24 @@ describe('the worker bundle code cache', () => {
     const path = await cacheFile();
     const garbage = Buffer.from('not a V8 code cache '.repeat(40));
     await writeFile(path, garbage);
-    expect(await echoOnce('despite garbage')).toBe('despite garbage');
-    for (let tries = 0; tries < 100; tries++) {
-      if (!(await readFile(path)).equals(garbage)) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const replaced = await readFile(path);
-    expect(replaced.equals(garbage)).toBe(false);
-    expect(replaced.length).toBeGreaterThan(1024);
+    let fresh = garbage;
+    expect(
+      await echoOnce('despite garbage', async () => {
+        fresh = await replaced(path, garbage);
+      }),
+    ).toBe('despite garbage');
+    expect(fresh.equals(garbage)).toBe(false);
+    expect(fresh.length).toBeGreaterThan(1024);
     // A truncated cache likewise.
-    await writeFile(path, replaced.subarray(0, 100));
-    expect(await echoOnce('despite truncation')).toBe('despite truncation');
-    await settled(path);
+    const truncated = fresh.subarray(0, 100);
+    await writeFile(path, truncated);
+    let after = truncated;
+    expect(
+      await echoOnce('despite truncation', async () => {
+        after = await replaced(path, truncated);
+      }),
+    ).toBe('despite truncation');
+    expect(after.length).toBeGreaterThan(1024);
   }, 60_000);
 
   it('forks through the entry only for a CommonJS bundle with the entry beside it and a cache folder', async () => {
