@@ -475,21 +475,7 @@ async function runLoop(
     }
 
     const work = toolPhase.start(toolUses, tools.map, { ...baseContext, turnId: `turn-${turn}` }, turn);
-    // buffer.drainWhile, inlined: a nested generator would add promise hops to every event.
-    buffer.watch(work);
-    for (;;) {
-      const events = buffer.take();
-      if (events !== undefined) {
-        for (const event of events) {
-          let wait = emit(event);
-          if (wait !== undefined) wait = await wait;
-        }
-        continue;
-      }
-      if (!buffer.busy) break;
-      await buffer.wait();
-    }
-    const results = buffer.result() as ToolResultBlock[];
+    const results = (await drainWhile(buffer, emit, work)) as ToolResultBlock[];
     const resultMessage: Message = { role: 'user', content: results };
     messages.push(resultMessage);
     const added = messageToolResultChars(resultMessage);
@@ -526,8 +512,8 @@ async function endRun(
   return outcome;
 }
 
-/** Emits the buffer's events until `work` settles, then the rest. */
-async function drainWhile(buffer: EventBuffer<QueryEvent>, emit: EmitEvent, work: Promise<unknown>): Promise<void> {
+/** Emits the buffer's events until `work` settles, then the rest; resolves to what `work` resolved to. */
+async function drainWhile(buffer: EventBuffer<QueryEvent>, emit: EmitEvent, work: Promise<unknown>): Promise<unknown> {
   buffer.watch(work);
   for (;;) {
     const events = buffer.take();
@@ -541,7 +527,7 @@ async function drainWhile(buffer: EventBuffer<QueryEvent>, emit: EmitEvent, work
     if (!buffer.busy) break;
     await buffer.wait();
   }
-  buffer.result();
+  return buffer.result();
 }
 
 /**
