@@ -107,6 +107,30 @@ describe('the worker bundle code cache', () => {
     expect(after.mtimeMs).toBe(written.mtimeMs);
   }, 60_000);
 
+  it('a runtime closed right after its first call still gets its cache written (close lets an idle worker finish)', async () => {
+    const fresh = await tempDir('worker-cache-close');
+    cleanups.push(fresh.remove);
+    for (let round = 0; round < 3; round++) {
+      const runtime = createComponentRuntime({
+        workers: 1,
+        cacheDir: fresh.path,
+        workerPath: join(bundleDir, 'worker.cjs'),
+      });
+      const tools = await runtime.loadFunctionComponent({ path: basic.path });
+      const echo = tools.find((tool) => tool.name === 'echo');
+      await echo?.execute({ text: 'once' }, toolContext(fresh.path));
+      await runtime.close();
+      const folder = join(fresh.path, 'worker-code');
+      let names: string[] = [];
+      for (let tries = 0; tries < 100 && !names.some((name) => name.endsWith('.v8-cache')); tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        names = await readdir(folder).catch(() => []);
+      }
+      expect(names.filter((name) => name.endsWith('.v8-cache'))).toHaveLength(1);
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('ignores a corrupt cache, still runs the call, and replaces the cache', async () => {
     const path = await cacheFile();
     const garbage = Buffer.from('not a V8 code cache '.repeat(40));

@@ -81,6 +81,9 @@ export interface RunOptions {
   affinityKey?: string;
 }
 
+/** How long `close()` lets an idle worker exit by itself before it is killed. */
+const IDLE_EXIT_GRACE_MS = 2_000;
+
 interface PoolWorker {
   child: ChildProcess;
   ready: boolean;
@@ -226,7 +229,12 @@ export class WorkerPool {
     }
   }
 
-  /** Kills every worker and answers queued calls with a `closed` outcome. */
+  /**
+   * Stops every worker and answers queued calls with a `closed` outcome. A worker in a call, starting
+   * or compiling ahead is killed at once; an idle one is disconnected and exits by itself (it may be
+   * writing its code cache, which it does after its first answer), killed after
+   * {@link IDLE_EXIT_GRACE_MS} if it has not.
+   */
   close(): void {
     this.closed = true;
     clearTimeout(this.growTimer);
@@ -234,8 +242,16 @@ export class WorkerPool {
       pending.resolve({ ok: false, kind: 'closed', message: 'The component runtime was closed.' });
     }
     for (const worker of this.workers.splice(0)) {
+      const { child } = worker;
+      if (worker.ready && !worker.busy && worker.preloading === 0 && child.connected) {
+        const backstop = setTimeout(() => child.kill('SIGKILL'), IDLE_EXIT_GRACE_MS);
+        backstop.unref();
+        child.once('exit', () => clearTimeout(backstop));
+        child.disconnect();
+        continue;
+      }
       worker.finish?.({ ok: false, kind: 'closed', message: 'The component runtime was closed during the call.' });
-      worker.child.kill('SIGKILL');
+      child.kill('SIGKILL');
     }
   }
 
