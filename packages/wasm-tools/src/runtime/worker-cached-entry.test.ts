@@ -135,7 +135,7 @@ describe('the worker bundle code cache', () => {
     const path = await cacheFile();
     const garbage = Buffer.from('not a V8 code cache '.repeat(40));
     await writeFile(path, garbage);
-    let fresh = garbage;
+    let fresh: Buffer = garbage;
     expect(
       await echoOnce('despite garbage', async () => {
         fresh = await replaced(path, garbage);
@@ -146,7 +146,7 @@ describe('the worker bundle code cache', () => {
     // A truncated cache likewise.
     const truncated = fresh.subarray(0, 100);
     await writeFile(path, truncated);
-    let after = truncated;
+    let after: Buffer = truncated;
     expect(
       await echoOnce('despite truncation', async () => {
         after = await replaced(path, truncated);
