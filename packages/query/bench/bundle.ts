@@ -51,7 +51,8 @@ const SKIP = Symbol('resolved by the externals plugin');
 
 /**
  * Bundles the bench (its sources and the @boxagnts/* packages' sources) into
- * `bench/.bench/bench.mjs`, the way tsup builds the packages: esbuild without tsx's `keepNames`,
+ * `bench/.bench/bench-<pid>.mjs` (one file per bench process, so two benches run at once never load
+ * each other's bundle; the caller removes it), the way tsup builds the packages: esbuild without tsx's `keepNames`,
  * which would add a `__name()` call to every closure the loop creates and charge it a cost the
  * published build does not have. Third-party packages stay external, imported by their resolved
  * absolute paths (so the dependencies of @boxagnts/api and @boxagnts/tools load from where pnpm put
@@ -61,7 +62,7 @@ export async function bundleBench(): Promise<string | undefined> {
   const esbuild = await loadEsbuild();
   if (esbuild === undefined) return undefined;
   const benchDir = dirname(fileURLToPath(import.meta.url));
-  const outfile = join(benchDir, '.bench', 'bench.mjs');
+  const outfile = join(benchDir, '.bench', `bench-${process.pid}.mjs`);
   await esbuild.build({
     entryPoints: [join(benchDir, 'entry.ts')],
     outfile,

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleBench } from './bundle.js';
@@ -30,7 +31,13 @@ async function main(): Promise<number> {
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);
   return new Promise((resolve) => {
-    child.once('exit', (code, signal) => resolve(code ?? (signal === null ? 1 : 128)));
+    child.once('exit', (code, signal) => {
+      if (bundled !== undefined) {
+        rmSync(bundled, { force: true });
+        rmSync(`${bundled}.map`, { force: true });
+      }
+      resolve(code ?? (signal === null ? 1 : 128));
+    });
   });
 }
 
