@@ -1,4 +1,5 @@
 import type { BatchSourceControl } from './batch-source.js';
+import { isDispatchedBody, SUBSCRIBE_BODY } from './dispatched-body.js';
 import type { ByteStream } from './read-event-stream.js';
 
 /** What {@link readBody} calls; a throw from `chunk` or `end` is passed to `error` and stops reading. */
@@ -37,12 +38,15 @@ function prematureClose(): Error {
 }
 
 /**
- * Reads a response body by callbacks, one call per network read. A Node `Readable` (undici's body)
- * is read through its `data` events: the read path is a plain function call, with no async
+ * Reads a response body by callbacks, one call per network read. A `sendStreamRequest` body is
+ * subscribed to directly (its dispatch handler calls `chunk`); a Node `Readable` (undici's body) is
+ * read through its `data` events. Either way the read path is a plain function call, with no async
  * iterator, no promise and no microtask hop per read, which is what a live token stream pays for
  * on every event. Any other async iterable is pumped by a loop.
  */
 export function readBody(body: ByteStream, handlers: BodyHandlers): BatchSourceControl {
+  // `sendStreamRequest`'s body: chunks come straight from undici's dispatch handler.
+  if (isDispatchedBody(body)) return body[SUBSCRIBE_BODY](handlers);
   return isReadable(body) ? readReadable(body, handlers) : pumpIterable(body, handlers);
 }
 

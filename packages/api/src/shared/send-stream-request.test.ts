@@ -3,6 +3,8 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isLlmError } from '../spec/llm-error.js';
+import { readBody } from './body-reader.js';
+import { createHttpAgent } from './http-agent.js';
 import { sendStreamRequest } from './send-stream-request.js';
 
 const servers: Server[] = [];
@@ -112,5 +114,89 @@ describe('sendStreamRequest', () => {
     ).rejects.toMatchObject({
       reason: 'network',
     });
+  });
+
+  it('errors the body when the signal fires mid-body, and stops listening to the signal', async () => {
+    const url = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('data: one\n\n'); // and never ends
+    });
+    const controller = new AbortController();
+    const response = await sendStreamRequest({ providerId: 'acme', url, body: {}, signal: controller.signal });
+    const iterator = response.body[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    expect(Buffer.from(first.value as Uint8Array).toString('utf8')).toBe('data: one\n\n');
+    controller.abort(new Error('caller gave up'));
+    await expect(iterator.next()).rejects.toThrow('caller gave up');
+  });
+
+  it('pauses the socket when the reader pauses and delivers the rest after resume', async () => {
+    const size = 1 << 20;
+    const url = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/octet-stream' });
+      response.end(Buffer.alloc(size, 97));
+    });
+    const response = await sendStreamRequest({ providerId: 'acme', url, body: {} });
+    let received = 0;
+    let chunksWhilePaused = 0;
+    let paused = false;
+    const ended = new Promise<void>((resolve, reject) => {
+      const control = readBody(response.body, {
+        chunk(chunk) {
+          received += chunk.length;
+          if (paused) chunksWhilePaused += 1;
+          if (!paused && received < size) {
+            paused = true;
+            control.pause();
+            setTimeout(() => {
+              // At most the chunk already being parsed arrives after pause().
+              expect(chunksWhilePaused).toBeLessThanOrEqual(1);
+              paused = false;
+              control.resume();
+            }, 20);
+          }
+          return true;
+        },
+        end: resolve,
+        error: reject,
+      });
+    });
+    await ended;
+    expect(received).toBe(size);
+  });
+
+  it('reads at most maxErrorBodyBytes of an error body', async () => {
+    const url = await serve((_request, response) => {
+      response.writeHead(500, { 'content-type': 'text/plain' });
+      response.write('x'.repeat(100));
+      response.write('y'.repeat(100_000)); // and never ends
+    });
+    const failure = await sendStreamRequest({ providerId: 'acme', url, body: {}, maxErrorBodyBytes: 50 }).catch(
+      (error: unknown) => error,
+    );
+    expect(isLlmError(failure) && failure.status).toBe(500);
+    expect((failure as { body?: unknown }).body).toBe('x'.repeat(50));
+  });
+
+  it('reuses the keep-alive connection for the next stream once a body is read to its end', async () => {
+    const sockets = new Set<unknown>();
+    const url = await serve((request, response) => {
+      sockets.add(request.socket);
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end('data: done\n\n');
+    });
+    const dispatcher = createHttpAgent();
+    try {
+      for (let index = 0; index < 3; index += 1) {
+        const response = await sendStreamRequest({ providerId: 'acme', url, body: {}, dispatcher });
+        expect(await text(response.body)).toBe('data: done\n\n');
+        // undici releases the socket right after the body's end is delivered; the next request
+        // goes out after that (sent in the same tick, the pool would open a second socket).
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(sockets.size).toBe(1);
+    } finally {
+      await dispatcher.close();
+    }
   });
 });

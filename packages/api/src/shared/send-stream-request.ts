@@ -1,6 +1,7 @@
-import { type Dispatcher, request as undiciRequest } from 'undici';
+import type { Dispatcher } from 'undici';
 import { RedirectError } from '../spec/llm-error-classes.js';
 import { classifyHttpError } from './classify-http-error.js';
+import { type DispatchedBody, type DispatchedResponse, dispatchStream, SUBSCRIBE_BODY } from './dispatched-body.js';
 import { getSharedHttpAgent } from './http-agent.js';
 import { redactUrl } from './redact-secrets.js';
 import { rememberHeaderSecrets } from './secret-registry.js';
@@ -23,11 +24,15 @@ export interface StreamResponse {
   body: AsyncIterable<Uint8Array>;
 }
 
+/** How much of a redirect's body is read (so its connection is reused) before the connection is dropped instead. */
+const REDIRECT_BODY_BYTES = 131_072;
+
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 /**
- * Sends a streaming request with undici's `request()` on the shared keep-alive agent and returns the
- * body as raw byte chunks: no WHATWG `Response`, no `ReadableStream` hop per read, which is what a
+ * Sends a streaming request with undici's `dispatch()` (its own handler, see `dispatchStream`) on the
+ * shared keep-alive agent and returns the body as raw byte chunks: no WHATWG `Response`, no
+ * `ReadableStream` or `Readable` hop per read, which is what a
  * token stream pays for on every network chunk (see the package benchmark). Non-2xx answers reject
  * with the classified `LlmError` (as {@link sendRequest}); transport failures with `network`,
  * `timeout` or `aborted`. A same-origin redirect is followed; a cross-origin one is a `RedirectError`,
@@ -54,30 +59,36 @@ export async function sendStreamRequest(options: SendStreamRequestOptions): Prom
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.errorRules === undefined ? {} : { rules: options.errorRules }),
   };
-  let url = new URL(options.url);
+  let url = parseTarget(options.url);
   let method = options.method ?? (body === undefined ? 'GET' : 'POST');
   const maxRedirects = options.maxRedirects ?? 5;
+  const dispatcher = options.dispatcher ?? getSharedHttpAgent();
   for (let redirects = 0; ; redirects += 1) {
-    let response: Dispatcher.ResponseData;
+    let response: DispatchedResponse;
     try {
-      response = await undiciRequest(url, {
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        ...(body === undefined ? {} : { body }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-        dispatcher: options.dispatcher ?? getSharedHttpAgent(),
-      });
+      response = await dispatchStream(
+        dispatcher,
+        {
+          origin: url.origin,
+          path: url.path,
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          ...(body === undefined ? {} : { body }),
+        },
+        options.signal,
+      );
     } catch (error) {
       throw toLlmError(error, context);
     }
+    const status = response.status;
     const location = readLocation(response.headers);
-    if (REDIRECT_STATUSES.has(response.statusCode) && location !== undefined) {
-      await response.body.dump().catch(() => undefined);
-      const target = new URL(location, url);
+    if (REDIRECT_STATUSES.has(status) && location !== undefined) {
+      await readBounded(response.body, REDIRECT_BODY_BYTES).catch(() => undefined);
+      const target = new URL(location, url.href);
       const redirectContext = {
         providerId: options.providerId,
         location: redactUrl(target.href),
-        status: response.statusCode,
+        status,
         url: redactUrl(url.href),
       };
       if (target.origin !== url.origin) throw new RedirectError(redirectContext);
@@ -87,18 +98,15 @@ export async function sendStreamRequest(options: SendStreamRequestOptions): Prom
           message: `Provider "${options.providerId}" redirected more than ${maxRedirects} times; set the base URL to the final address.`,
         });
       }
-      if (
-        response.statusCode === 303 ||
-        ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')
-      ) {
+      if (status === 303 || ((status === 301 || status === 302) && method === 'POST')) {
         method = 'GET';
         body = undefined;
       }
-      url = target;
+      url = { origin: target.origin, path: target.pathname + target.search, href: target.href };
       continue;
     }
-    if (response.statusCode >= 200 && response.statusCode < 300) {
-      return { status: response.statusCode, headers: response.headers, body: response.body };
+    if (status >= 200 && status < 300) {
+      return { status, headers: response.headers, body: response.body };
     }
     let errorBody: string;
     try {
@@ -107,7 +115,7 @@ export async function sendStreamRequest(options: SendStreamRequestOptions): Prom
       throw toLlmError(error, context);
     }
     throw classifyHttpError({
-      status: response.statusCode,
+      status,
       headers: response.headers,
       body: errorBody,
       providerId: options.providerId,
@@ -123,17 +131,48 @@ function readLocation(headers: Record<string, string | string[] | undefined>): s
   return Array.isArray(value) ? value[0] : value;
 }
 
-async function readBounded(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const buffer = chunk as Buffer;
-    chunks.push(buffer);
-    size += buffer.length;
-    if (size >= limit) {
-      body.destroy();
-      break;
-    }
+/** A parsed request target: what undici's `dispatch()` takes, and the address redirects resolve against. */
+interface Target {
+  origin: string;
+  path: string;
+  href: string;
+}
+
+/** Targets parsed before, by URL string: a provider streams to the same few addresses every call. */
+const targets = new Map<string, Target>();
+const MAX_CACHED_TARGETS = 64;
+
+function parseTarget(address: string): Target {
+  let target = targets.get(address);
+  if (target === undefined) {
+    const url = new URL(address);
+    target = { origin: url.origin, path: url.pathname + url.search, href: url.href };
+    if (targets.size >= MAX_CACHED_TARGETS) targets.clear();
+    targets.set(address, target);
   }
-  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+  return target;
+}
+
+/** Reads at most `limit` bytes of a body as text; a longer body is cut off (its connection dropped). */
+function readBounded(body: DispatchedBody, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const text = () => Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+    body[SUBSCRIBE_BODY]({
+      chunk(chunk) {
+        const buffer =
+          typeof chunk === 'string'
+            ? Buffer.from(chunk)
+            : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        chunks.push(buffer);
+        size += buffer.length;
+        if (size < limit) return true;
+        resolve(text());
+        return false;
+      },
+      end: () => resolve(text()),
+      error: reject,
+    });
+  });
 }
