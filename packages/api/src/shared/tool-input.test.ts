@@ -60,6 +60,15 @@ describe('checkToolInputValue', () => {
     expect(checkToolInputValue(cyclic)).toMatchObject({ ok: false, error: { kind: 'too-deep' } });
     expect(checkToolInputValue([1])).toMatchObject({ ok: false, error: { kind: 'not-an-object' } });
   });
+
+  it('counts only own values: an inherited nested value does not make a flat input deep', () => {
+    const input = Object.assign(Object.create({ inherited: { a: { b: {} } } }) as Record<string, unknown>, { x: 1 });
+    expect(checkToolInputValue(input, { maxDepth: 1 })).toEqual({ ok: true, input });
+    expect(checkToolInputValue({ x: 1, nested: { a: 1 } }, { maxDepth: 1 })).toMatchObject({
+      ok: false,
+      error: { kind: 'too-deep' },
+    });
+  });
 });
 
 describe('createToolInputBuffer', () => {

@@ -166,8 +166,13 @@ function jsonTextDepth(text: string, limit: number): number {
 function valueDepth(value: unknown, limit: number): number {
   if (typeof value !== 'object' || value === null) return 0;
   // The usual tool input is flat (no object or array inside): one level, with no stack to build.
+  // `for...in` allocates nothing (`Object.values` made an array per call). It also visits inherited
+  // enumerable keys: one of those holding an object only sends the value to the full walk below,
+  // which reads own values as before, so the depth is the same.
+  const record = value as Record<string, unknown>;
   let flat = true;
-  for (const child of Object.values(value)) {
+  for (const key in record) {
+    const child = record[key];
     if (typeof child === 'object' && child !== null) {
       flat = false;
       break;
