@@ -1,5 +1,6 @@
 import type { ToolContext } from '@boxagnts/tools';
 import { heapCappedPools } from '../thread-pool/heap-capped-pools.js';
+import { THREAD_START_TIMEOUT_MS } from '../thread-pool/thread-pool.js';
 import { resolveWorkerScript } from '../thread-pool/worker-script.js';
 import type { ShellRun } from './shell-run.js';
 import type { SimulatedShellSettings } from './simulated-shell.js';
@@ -60,6 +61,12 @@ export async function runSimulatedInThread(
     case 'ok':
       return outcome.value;
     case 'timed-out':
+      if (outcome.stage === 'start') {
+        return stopped({
+          outcome: 'failed',
+          failure: `no shell thread could begin the command within ${THREAD_START_TIMEOUT_MS / 1000} s (every thread busy with other commands, or the machine overloaded); try again`,
+        });
+      }
       return stopped({ outcome: 'timed-out' });
     case 'aborted':
       return stopped({ outcome: 'aborted' });

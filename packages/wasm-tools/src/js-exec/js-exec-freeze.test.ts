@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resultText, type ToolContext } from '@boxagnts/tools';
 import { describe, expect, it } from 'vitest';
 import { createJsExecTool } from '../index.js';
@@ -77,6 +78,16 @@ describe('js_exec never blocks the host', () => {
     expect(results[1]?.metadata).toMatchObject({ outcome: 'timed-out' });
     expect(resultText(results[2]!)).toBe('result: [2, 4, 6]');
     expect(report.longestGapMs).toBeLessThan(MAX_GAP_MS);
+  });
+
+  it('gives a call queued behind busy threads its whole time limit', async () => {
+    // More calls than threads, each running 900 ms of its 1 s limit: the last ones wait for a
+    // thread first, and that wait is not their run time (it was, and they ended as timed out).
+    const tool = createJsExecTool({ timeoutMs: 1_000 });
+    const calls = Math.max(2, availableParallelism()) + 1;
+    const code = 'const until = Date.now() + 900; let n = 0; while (Date.now() < until) n++; "done"';
+    const results = await Promise.all(Array.from({ length: calls }, () => tool.execute({ code }, context())));
+    expect(results.map((result) => resultText(result))).toEqual(Array.from({ length: calls }, () => 'result: done'));
   });
 
   it('serves tools with many different limits from the shared threads, again and again', async () => {

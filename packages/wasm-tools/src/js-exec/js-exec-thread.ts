@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { ThreadPool } from '../thread-pool/thread-pool.js';
+import { THREAD_START_TIMEOUT_MS, ThreadPool } from '../thread-pool/thread-pool.js';
 import { resolveWorkerScript } from '../thread-pool/worker-script.js';
 import type { JsEngineLimits, JsRun } from './quickjs-engine.js';
 
@@ -45,7 +45,9 @@ function stoppedRun(outcome: JsRun['outcome'], started: number, error?: string):
 /**
  * Evaluates `code` on a pooled worker thread: the host's event loop keeps running, the engine
  * stops itself at its deadline, and a thread that has not answered {@link JS_EXEC_KILL_GRACE_MS}
- * later (or 100 ms after an abort) is terminated. Rejects only when the engine could not start.
+ * later (or 100 ms after an abort) is terminated. Both count from when the evaluation begins: a
+ * call waiting for a free thread, or for a new one to start, keeps its whole time. Rejects only
+ * when the engine could not start (or no thread began the call within the pool's start timeout).
  */
 export async function runJsInThread(code: string, limits: JsEngineLimits, signal: AbortSignal): Promise<JsRun> {
   const started = Date.now();
@@ -58,6 +60,11 @@ export async function runJsInThread(code: string, limits: JsEngineLimits, signal
     case 'ok':
       return outcome.value;
     case 'timed-out':
+      if (outcome.stage === 'start') {
+        throw new Error(
+          `no JavaScript thread could begin the call within ${THREAD_START_TIMEOUT_MS / 1000} s (every thread busy with other calls, or the machine overloaded); try again`,
+        );
+      }
       return stoppedRun('timed-out', started);
     case 'aborted':
       return stoppedRun('aborted', started);

@@ -12,24 +12,29 @@ import { type JsRun, QuickJsEngine } from './quickjs-engine.js';
 const engines = new Map<string, QuickJsEngine>();
 const MAX_ENGINES = 4;
 
-serveThreadTasks<JsExecTask, JsRun>(async (task, signal) => {
-  const key = JSON.stringify(task.limits);
-  let engine = engines.get(key);
-  if (engine === undefined) {
-    engine = new QuickJsEngine(task.limits);
-    const oldest = engines.size >= MAX_ENGINES ? engines.keys().next().value : undefined;
-    if (oldest !== undefined) {
-      engines.get(oldest)?.reset();
-      engines.delete(oldest);
+// The engine's build (compiling QuickJS, after an out-of-memory or a fresh thread) is not the
+// call's time: the host's deadline starts when the evaluation does.
+serveThreadTasks<JsExecTask, JsRun>(
+  async (task, signal, running) => {
+    const key = JSON.stringify(task.limits);
+    let engine = engines.get(key);
+    if (engine === undefined) {
+      engine = new QuickJsEngine(task.limits);
+      const oldest = engines.size >= MAX_ENGINES ? engines.keys().next().value : undefined;
+      if (oldest !== undefined) {
+        engines.get(oldest)?.reset();
+        engines.delete(oldest);
+      }
+    } else {
+      engines.delete(key);
     }
-  } else {
-    engines.delete(key);
-  }
-  engines.set(key, engine);
-  try {
-    return await engine.run(task.code, signal);
-  } catch (error) {
-    engine.reset();
-    throw error;
-  }
-});
+    engines.set(key, engine);
+    try {
+      return await engine.run(task.code, signal, running);
+    } catch (error) {
+      engine.reset();
+      throw error;
+    }
+  },
+  { reportsRunning: true },
+);

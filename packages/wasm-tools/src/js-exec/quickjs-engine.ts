@@ -139,9 +139,12 @@ export class QuickJsEngine {
     this.#printer = printerSource(Math.max(64, Math.floor(limits.maxOutputBytes)));
   }
 
-  /** Evaluates `code` in a fresh context; never throws for anything the code does. */
-  run(code: string, signal: AbortSignal): Promise<JsRun> {
-    const next = this.#queue.then(() => this.#runNow(code, signal));
+  /**
+   * Evaluates `code` in a fresh context; never throws for anything the code does. `onRunning` is
+   * called when the evaluation (and its deadline) begins, after the engine is built.
+   */
+  run(code: string, signal: AbortSignal, onRunning?: () => void): Promise<JsRun> {
+    const next = this.#queue.then(() => this.#runNow(code, signal, onRunning));
     this.#queue = next.catch(() => undefined);
     return next;
   }
@@ -170,7 +173,7 @@ export class QuickJsEngine {
     return engine;
   }
 
-  async #runNow(code: string, signal: AbortSignal): Promise<JsRun> {
+  async #runNow(code: string, signal: AbortSignal, onRunning: (() => void) | undefined): Promise<JsRun> {
     const started = Date.now();
     const output = new HeadTailBuffer(this.#limits.maxOutputBytes);
     const done = (partial: Omit<JsRun, 'console' | 'truncated' | 'durationMs' | 'recreated'>, recreate = false) => {
@@ -188,6 +191,7 @@ export class QuickJsEngine {
     const { module, runtime } = await this.#engine;
     this.#signal = signal;
     this.#deadline = Date.now() + this.#limits.timeoutMs;
+    onRunning?.();
     // A failure without a proper error object (QuickJS could not allocate one) or a trap inside the
     // module, after the memory grew in this call or while it is at its cap, is the memory running out.
     const capBytes = wasmMemoryPages(this.#limits.memoryLimitBytes) * PAGE_BYTES;

@@ -5,6 +5,7 @@ import { serveThreadTasks } from './serve-tasks.js';
 export type FixtureTask =
   | { op: 'echo'; value: unknown }
   | { op: 'spin' }
+  | { op: 'busy'; ms: number; value: unknown }
   | { op: 'allocate' }
   | { op: 'throw'; message: string }
   | { op: 'exit' }
@@ -21,6 +22,12 @@ serveThreadTasks<FixtureTask, unknown>(async (task, signal) => {
       return task.value;
     case 'spin':
       for (;;) kept.length = 0;
+    case 'busy': {
+      // Holds the thread for `ms` (a synchronous wait, as a guest's loop would), then answers.
+      const until = Date.now() + task.ms;
+      while (Date.now() < until) kept.length = 0;
+      return task.value;
+    }
     case 'allocate':
       for (;;) kept.push(Array.from({ length: 1000 }, (_, index) => ({ index, text: `item ${index}` })));
     case 'throw':

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { FixtureTask } from './pool-fixture.test-worker.js';
+import type { SlowFixtureTask } from './pool-fixture-slow.test-worker.js';
 import { ThreadPool } from './thread-pool.js';
 import { withTickMonitor } from './tick-monitor.test-helpers.js';
 import { resolveWorkerScript } from './worker-script.js';
@@ -58,18 +59,18 @@ describe('ThreadPool', () => {
   it('terminates a spinning worker at the deadline, keeps the host ticking, and replaces it', async () => {
     const target = pool(1);
     const { value, report } = await withTickMonitor(() => run(target, { op: 'spin' }, 800));
-    expect(value).toEqual({ status: 'timed-out' });
+    expect(value).toEqual({ status: 'timed-out', stage: 'run' });
     expect(report.longestGapMs).toBeLessThan(1_000);
     expect(await run(target, { op: 'echo', value: 'next' })).toEqual({ status: 'ok', value: 'next' });
     expect(target.workersStarted).toBe(2);
   });
 
-  it('times out a task still waiting in the queue without running it', async () => {
+  it('times out a task still waiting for a worker at its start timeout, without running it', async () => {
     const target = pool(1);
     const first = run(target, { op: 'spin' }, 1_500);
-    const queued = await run(target, { op: 'echo', value: 'late' }, 300);
-    expect(queued).toEqual({ status: 'timed-out' });
-    expect(await first).toEqual({ status: 'timed-out' });
+    const queued = await target.run({ op: 'echo', value: 'late' }, { deadlineMs: 10_000, startTimeoutMs: 300 });
+    expect(queued).toEqual({ status: 'timed-out', stage: 'start' });
+    expect(await first).toEqual({ status: 'timed-out', stage: 'run' });
   });
 
   it('runs tasks queued behind a killed one in order', async () => {
@@ -79,7 +80,11 @@ describe('ThreadPool', () => {
       run(target, { op: 'echo', value: 1 }, 5_000),
       run(target, { op: 'echo', value: 2 }, 5_000),
     ]);
-    expect(results).toEqual([{ status: 'timed-out' }, { status: 'ok', value: 1 }, { status: 'ok', value: 2 }]);
+    expect(results).toEqual([
+      { status: 'timed-out', stage: 'run' },
+      { status: 'ok', value: 1 },
+      { status: 'ok', value: 2 },
+    ]);
   });
 
   it('lets a cancelled task stop by itself, and terminates one that does not', async () => {
@@ -110,6 +115,36 @@ describe('ThreadPool', () => {
     expect(report.longestGapMs).toBeLessThan(1_000);
     expect(await run(target, { op: 'echo', value: 'alive' })).toEqual({ status: 'ok', value: 'alive' });
   }, 90_000);
+
+  it('counts a deadline from when the task runs: time queued behind other tasks is not its own', async () => {
+    // One thread, three tasks of 400 ms each submitted at once with a 700 ms deadline: the last one
+    // waits 800 ms for the thread, then runs 400 ms, within its deadline.
+    const target = pool(1);
+    const results = await Promise.all([1, 2, 3].map((value) => run(target, { op: 'busy', ms: 400, value }, 700)));
+    expect(results).toEqual([1, 2, 3].map((value) => ({ status: 'ok', value })));
+  });
+
+  it('does not charge a slow thread start to the task, and still stops the task at its deadline', async () => {
+    const slow = new ThreadPool({
+      script: () => resolveWorkerScript(import.meta.url, 'thread-pool', 'pool-fixture-slow.test-worker'),
+      maxWorkers: 1,
+      maxHeapMb: 32,
+    });
+    pools.push(slow);
+    // The thread takes 1 s to start and each task prepares 500 ms before it reports running: a
+    // 300 ms deadline covers the task's own work only.
+    const task = (then: SlowFixtureTask['then']): SlowFixtureTask => ({ prepareMs: 500, then, value: then });
+    expect(await slow.run(task('echo'), { deadlineMs: 300 })).toEqual({ status: 'ok', value: 'echo' });
+    const started = Date.now();
+    expect(await slow.run(task('spin'), { deadlineMs: 300 })).toEqual({ status: 'timed-out', stage: 'run' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(800);
+    // A start that takes longer than the start timeout ends the task, and its thread with it.
+    expect(await slow.run(task('echo'), { deadlineMs: 10_000, startTimeoutMs: 600 })).toEqual({
+      status: 'timed-out',
+      stage: 'start',
+    });
+    expect(slow.liveWorkers).toBe(0);
+  }, 30_000);
 
   it('answers every later call with a crash once closed', async () => {
     const target = pool(1);

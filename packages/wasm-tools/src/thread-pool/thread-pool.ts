@@ -6,8 +6,11 @@ export type ThreadOutcome<Value> =
   | { status: 'ok'; value: Value }
   /** The handler threw; `message` is what it threw. */
   | { status: 'error'; message: string }
-  /** The deadline passed; the worker was terminated (or the task never started). */
-  | { status: 'timed-out' }
+  /**
+   * A time limit passed: `run`, the task ran past its deadline and its worker was terminated;
+   * `start`, no worker began it within the start timeout (all busy, or a thread too slow to start).
+   */
+  | { status: 'timed-out'; stage: 'start' | 'run' }
   /** The caller's signal aborted; the worker was terminated unless it stopped within the grace period. */
   | { status: 'aborted' }
   /** The worker reached its heap cap and was stopped by V8. */
@@ -27,10 +30,23 @@ export interface ThreadPoolOptions {
   idleMs?: number;
 }
 
+/** Default {@link ThreadRunOptions.startTimeoutMs}, in ms. */
+export const THREAD_START_TIMEOUT_MS = 60_000;
+
 /** Per-task settings of {@link ThreadPool.run}. */
 export interface ThreadRunOptions {
-  /** Time from submission until the worker is terminated, in ms (queue wait included). */
+  /**
+   * Time the task may run, in ms: from when its worker reports it running (see `serveThreadTasks`)
+   * until the worker is terminated. Time spent waiting for a free worker or for a thread to start
+   * is not the task's: it is bounded by `startTimeoutMs`.
+   */
   deadlineMs: number;
+  /**
+   * Time from submission until a worker reports the task running, in ms: the wait for a free
+   * worker, a new thread's start and the handler's own preparation. Default
+   * {@link THREAD_START_TIMEOUT_MS}.
+   */
+  startTimeoutMs?: number;
   /** Aborts the task: the worker is asked to stop and terminated after `graceMs`. */
   signal?: AbortSignal;
   /** Time a cancelled task gets to answer before its worker is terminated, in ms. Default 200. */
@@ -44,6 +60,8 @@ interface Job {
   worker?: PooledWorker;
   id: number;
   cleanup: () => void;
+  /** The worker reported the task running: the start timeout ends and the deadline starts. */
+  running: () => void;
 }
 
 interface PooledWorker {
@@ -55,8 +73,9 @@ interface PooledWorker {
 
 /**
  * A small pool of worker threads that run tasks where a deadline can stop them: the host's event
- * loop never waits on a task, a task past its deadline (or cancelled and not stopping) has its
- * worker terminated, which stops even a synchronous loop, and each worker has a V8 heap cap, so a
+ * loop never waits on a task, a task past its deadline (counted from when its worker begins it, so
+ * a queue or a cold thread never eats a task's time) or cancelled and not stopping has its worker
+ * terminated, which stops even a synchronous loop, and each worker has a V8 heap cap, so a
  * task that allocates without bound kills only its worker. Workers are reused across tasks, one
  * task at a time each, start on demand, have an empty `process.env`, and exit when idle; idle
  * workers never keep the process alive.
@@ -93,6 +112,7 @@ export class ThreadPool {
       if (options.signal?.aborted === true) return resolve({ status: 'aborted' });
       const graceMs = options.graceMs ?? 200;
       let graceTimer: NodeJS.Timeout | undefined;
+      let deadline: NodeJS.Timeout | undefined;
       const job: Job = {
         payload,
         id: this.#nextId++,
@@ -104,9 +124,15 @@ export class ThreadPool {
           resolve(outcome as ThreadOutcome<Value>);
         },
         cleanup: () => {
+          clearTimeout(startTimer);
           clearTimeout(deadline);
           clearTimeout(graceTimer);
           options.signal?.removeEventListener('abort', onAbort);
+        },
+        running: () => {
+          if (job.settled || deadline !== undefined) return;
+          clearTimeout(startTimer);
+          deadline = setTimeout(() => stop({ status: 'timed-out', stage: 'run' }), options.deadlineMs);
         },
       };
       const stop = (outcome: ThreadOutcome<unknown>) => {
@@ -119,7 +145,10 @@ export class ThreadPool {
         }
         job.settle(outcome);
       };
-      const deadline = setTimeout(() => stop({ status: 'timed-out' }), options.deadlineMs);
+      const startTimer = setTimeout(
+        () => stop({ status: 'timed-out', stage: 'start' }),
+        options.startTimeoutMs ?? THREAD_START_TIMEOUT_MS,
+      );
       const onAbort = () => {
         if (job.worker === undefined) return stop({ status: 'aborted' });
         job.worker.thread.postMessage({ type: 'cancel', id: job.id } satisfies ThreadHostMessage);
@@ -202,6 +231,7 @@ export class ThreadPool {
     thread.on('message', (reply: ThreadReplyMessage) => {
       const job = worker.job;
       if (job === undefined || reply.id !== job.id) return;
+      if ('running' in reply) return job.running();
       job.settle(reply.ok ? { status: 'ok', value: reply.value } : { status: 'error', message: reply.error });
       this.#release(worker);
     });

@@ -14,5 +14,11 @@ export interface ThreadCancelMessage {
 /** What the host sends to a worker. */
 export type ThreadHostMessage = ThreadTaskMessage | ThreadCancelMessage;
 
-/** What a worker answers for one task: its value, or the message of the error its handler threw. */
-export type ThreadReplyMessage = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
+/**
+ * What a worker sends for one task: that the task's own work has begun (its deadline runs from
+ * here), then its value or the message of the error its handler threw.
+ */
+export type ThreadReplyMessage =
+  | { id: number; running: true }
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: string };

@@ -12,7 +12,8 @@ const poolFor = heapCappedPools(() => resolveWorkerScript(import.meta.url, 'web-
 /**
  * Converts an HTML page on a pooled worker thread with a heap cap of `maxMemoryBytes`: the host's
  * event loop keeps running, and a conversion still going after `deadlineMs` (or 100 ms after an
- * abort) has its thread terminated. Never rejects.
+ * abort) has its thread terminated. The wait for a free thread is bounded by the same time (the
+ * fetch's deadline covers the whole call). Never rejects.
  */
 export function renderInThread(
   task: RenderTask,
@@ -20,8 +21,10 @@ export function renderInThread(
   maxMemoryBytes: number,
   signal: AbortSignal,
 ): Promise<ThreadOutcome<RenderedPage>> {
+  const limitMs = Math.max(WEB_FETCH_MIN_CONVERSION_MS, deadlineMs);
   return poolFor(maxMemoryBytes).run<RenderedPage>(task, {
-    deadlineMs: Math.max(WEB_FETCH_MIN_CONVERSION_MS, deadlineMs),
+    deadlineMs: limitMs,
+    startTimeoutMs: limitMs,
     signal,
     graceMs: 100,
   });

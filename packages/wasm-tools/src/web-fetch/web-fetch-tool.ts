@@ -125,6 +125,12 @@ async function render(
     case 'ok':
       return { ok: true, ...outcome.value };
     case 'timed-out':
+      if (outcome.stage === 'start') {
+        return refused(
+          `web_fetch read ${url.href} but no thread was free to convert its HTML to ${format} within the ${settings.timeoutMs} ms deadline (every thread busy, or the machine overloaded); try again. ${hint}`,
+          { ...metadata, reason: 'conversion-busy' },
+        );
+      }
       return refused(
         `web_fetch read ${url.href} but converting its HTML to ${format} did not finish within the ${settings.timeoutMs} ms deadline and was stopped (a very large or deeply nested page). ${hint}`,
         { ...metadata, reason: 'conversion-timeout' },
