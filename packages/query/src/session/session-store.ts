@@ -181,10 +181,13 @@ class MemoryStore implements MemorySessionStore {
   private firstId: string | undefined;
   private firstList: SessionColumns | undefined;
   private others: Map<string, SessionColumns> | undefined;
-  // Usage records: per record a label (shared while the same) and its usage, or WHOLE and the
-  // record; beside them createdAt and costUsd (NaN: none) as packed doubles.
-  private readonly usageCells: unknown[] = [];
-  private readonly usageNumbers: number[] = [];
+  // Usage records, one slot each in four columns: a label (shared while the same) and the usage,
+  // or WHOLE and the record; createdAt and costUsd (NaN: none) as packed doubles. Four arrays, not
+  // two of twice the length: V8 gives a short array 17 slots, then 41.
+  private readonly usageLabels: Array<RecordLabel | typeof WHOLE> = [];
+  private readonly usages: unknown[] = [];
+  private readonly usageTimes: number[] = [];
+  private readonly usageCosts: number[] = [];
   private lastLabel: RecordLabel | undefined;
   private children: Map<string, ChildSessionInfo> | undefined;
 
@@ -257,8 +260,10 @@ class MemoryStore implements MemorySessionStore {
   async recordUsage(record: ModelCallRecord): Promise<void> {
     if (record.createdAt === undefined) record.createdAt = Date.now();
     if (!columnRecord(record)) {
-      this.usageCells.push(WHOLE, record);
-      this.usageNumbers.push(Number.NaN, Number.NaN);
+      this.usageLabels.push(WHOLE);
+      this.usages.push(record);
+      this.usageTimes.push(Number.NaN);
+      this.usageCosts.push(Number.NaN);
       return;
     }
     let label = this.lastLabel;
@@ -281,8 +286,10 @@ class MemoryStore implements MemorySessionStore {
       };
       this.lastLabel = label;
     }
-    this.usageCells.push(label, record.usage);
-    this.usageNumbers.push(record.createdAt as number, record.costUsd ?? Number.NaN);
+    this.usageLabels.push(label);
+    this.usages.push(record.usage);
+    this.usageTimes.push(record.createdAt as number);
+    this.usageCosts.push(record.costUsd ?? Number.NaN);
   }
 
   async createChildSession(child: ChildSessionInfo): Promise<void> {
@@ -296,25 +303,23 @@ class MemoryStore implements MemorySessionStore {
   }
 
   usageRecords(): ModelCallRecord[] {
-    const cells = this.usageCells;
-    const numbers = this.usageNumbers;
-    const records: ModelCallRecord[] = new Array(cells.length >> 1);
+    const { usageLabels, usages } = this;
+    const records: ModelCallRecord[] = new Array(usageLabels.length);
     for (let index = 0; index < records.length; index++) {
-      const first = cells[2 * index];
-      if (first === WHOLE) {
-        records[index] = cells[2 * index + 1] as ModelCallRecord;
+      const label = usageLabels[index] as RecordLabel | typeof WHOLE;
+      if (label === WHOLE) {
+        records[index] = usages[index] as ModelCallRecord;
         continue;
       }
-      const label = first as RecordLabel;
-      const costUsd = numbers[2 * index + 1] as number;
+      const costUsd = this.usageCosts[index] as number;
       // The loop's key order: the cost after createdAt, agent and subAgent last.
       const record: ModelCallRecord = {
         sessionId: label.sessionId,
         provider: label.provider,
         model: label.model,
         purpose: label.purpose,
-        usage: cells[2 * index + 1] as Usage,
-        createdAt: numbers[2 * index] as number,
+        usage: usages[index] as Usage,
+        createdAt: this.usageTimes[index] as number,
       };
       if (!Number.isNaN(costUsd)) record.costUsd = costUsd;
       if (label.agent !== undefined) record.agent = label.agent;
