@@ -46,4 +46,57 @@ describe('createMemorySessionStore', () => {
     expect(await contents('y')).toEqual(['2', '5']);
     expect(await contents('z')).toEqual(['4']);
   });
+
+  it('loads every entry and usage record as it was given, key order included, whatever its fields', async () => {
+    const store = createMemorySessionStore();
+    const usage = {
+      input: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0 },
+      output: { total: 1, text: 1, reasoning: 0 },
+    };
+    const user = { role: 'user' as const, content: 'a' };
+    const assistant = { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'b' }] };
+    const entries = [
+      { message: user },
+      { message: assistant, model: 'm', usage },
+      { message: assistant, usage, model: 'm' },
+      { message: user, compaction: { keptMessages: 1 } },
+      { message: assistant, model: 'm' },
+      { message: user, createdAt: 7 },
+      { message: user, model: undefined },
+    ];
+    await store.append('s', entries);
+    const loaded = await store.load('s');
+    const at = loaded[0]?.createdAt as number;
+    const expected = entries.map((entry) => ({ createdAt: at, ...entry }));
+    expect(loaded).toEqual(expected);
+    expect(loaded.map((entry) => Object.keys(entry))).toEqual(expected.map((entry) => Object.keys(entry)));
+
+    const records = [
+      { sessionId: 's', provider: 'p', model: 'm', purpose: 'turn' as const, usage, createdAt: 1, costUsd: 0.5 },
+      { sessionId: 's', provider: 'p', model: 'm', purpose: 'turn' as const, usage, createdAt: 2 },
+      {
+        sessionId: 's',
+        provider: 'p',
+        model: 'n',
+        purpose: 'summary' as const,
+        usage,
+        createdAt: 3,
+        agent: 'a',
+        subAgent: 'x',
+      },
+      { sessionId: 's', provider: 'p', model: 'm', purpose: 'turn' as const, usage, createdAt: 4, costUsd: Number.NaN },
+      { provider: 'p', sessionId: 's', model: 'm', purpose: 'turn' as const, usage, createdAt: 5 },
+      { sessionId: 's', provider: 'p', model: 'm', purpose: 'other' as const, usage, agent: undefined, createdAt: 6 },
+    ];
+    for (const record of records) await store.recordUsage(record);
+    await store.recordUsage({ sessionId: 's', provider: 'p', model: 'm', purpose: 'turn', usage });
+    const got = store.usageRecords();
+    expect(got.slice(0, records.length)).toEqual(records);
+    expect(got.slice(0, records.length).map((record) => Object.keys(record))).toEqual(
+      records.map((record) => Object.keys(record)),
+    );
+    expect(got[records.length]?.createdAt).toBeGreaterThanOrEqual(at);
+    (got[0] as { usage: { input: { total: number } } }).usage.input.total = 99;
+    expect(store.usageRecords()[0]?.usage.input.total).toBe(3);
+  });
 });

@@ -95,34 +95,110 @@ export function createMemorySessionStore(): MemorySessionStore {
 }
 
 /**
- * The store behind {@link createMemorySessionStore}: methods on the prototype (not seven closures
- * per store) and the child-session map made only when a child session is, since a host often keeps
- * one store per run and its size counts in every run's heap.
+ * Marks, in a column of cells, that the next cell is an entry or record kept as it was given (one
+ * with fields the columns do not hold, or values they cannot tell apart from their own defaults).
  */
-/** One session's entries in a {@link MemoryStore}. */
-interface SessionList {
-  entries: SessionEntry[];
+const WHOLE = Symbol('kept whole');
+
+/**
+ * One session's entries in a {@link MemoryStore}, column-wise: the loop's `{ message }` and
+ * `{ message, model, usage }` entries become garbage once appended (no wrapper object per entry).
+ * `cells` holds each entry's message, followed by its model (a string: never a message) and usage
+ * when it has them, or {@link WHOLE} and the entry itself for any other entry; `times` holds when
+ * each entry was appended, as a packed array of doubles (no boxed number per entry).
+ */
+interface SessionColumns {
+  cells: unknown[];
   times: number[];
 }
 
+/** The shared fields of usage records, kept once while consecutive records agree on them. */
+interface RecordLabel {
+  sessionId: string;
+  provider: string;
+  model: string;
+  purpose: ModelCallPurpose;
+  agent: string | undefined;
+  subAgent: string | undefined;
+}
+
+const ENTRY_KEYS = ['message', 'model', 'usage'];
+
+/** Which of the loop's entry shapes `entry` is: 1 `{ message }`, 2 `{ message, model, usage }`, 0 another. */
+function entryShape(entry: SessionEntry): 0 | 1 | 2 {
+  if (entry.message === null || typeof entry.message !== 'object') return 0;
+  // The keys in the loop's order, so that `load` rebuilds them in the order they came.
+  let keys = 0;
+  for (const key in entry) {
+    if (key !== ENTRY_KEYS[keys]) return 0;
+    keys++;
+  }
+  if (keys === 1) return 1;
+  return keys === 3 && typeof entry.model === 'string' && entry.usage !== null && typeof entry.usage === 'object'
+    ? 2
+    : 0;
+}
+
+/** The record fields the columns hold, in the order the loop writes them (`chargeCall`). */
+const RECORD_KEYS = ['sessionId', 'provider', 'model', 'purpose', 'usage', 'createdAt', 'costUsd', 'agent', 'subAgent'];
+
+/**
+ * Whether `record` can be kept in the columns and rebuilt equal, keys in the same order: its keys
+ * are the loop's, in the loop's order, strings are strings, the numbers are numbers (not NaN, which
+ * marks an absent cost).
+ */
+function columnRecord(record: ModelCallRecord): boolean {
+  let next = 0;
+  for (const key in record) {
+    const at = RECORD_KEYS.indexOf(key, next);
+    if (at === -1 || (record as unknown as Record<string, unknown>)[key] === undefined) return false;
+    next = at + 1;
+  }
+  return (
+    typeof record.sessionId === 'string' &&
+    typeof record.provider === 'string' &&
+    typeof record.model === 'string' &&
+    typeof record.purpose === 'string' &&
+    record.usage !== null &&
+    typeof record.usage === 'object' &&
+    typeof record.createdAt === 'number' &&
+    (record.costUsd === undefined || (typeof record.costUsd === 'number' && !Number.isNaN(record.costUsd))) &&
+    (record.agent === undefined || typeof record.agent === 'string') &&
+    (record.subAgent === undefined || typeof record.subAgent === 'string')
+  );
+}
+
+/**
+ * The store behind {@link createMemorySessionStore}: methods on the prototype (not seven closures
+ * per store), the child-session map made only when a child session is, and entries and usage
+ * records kept column-wise, since a host often keeps one store per run and its size counts in
+ * every in-flight run's heap. What `load` and `usageRecords` return is rebuilt from the columns,
+ * equal to what was appended and recorded.
+ */
 class MemoryStore implements MemorySessionStore {
-  // Per session: the entries as appended (by reference) and, beside them, when each was appended
-  // (a packed array of numbers, not a copy of every entry). The first session is kept in fields and
-  // the map made for a second one: a store per run mostly holds one session (a map is about 0.2 KiB).
+  // The first session is kept in fields and the map made for a second one: a store per run mostly
+  // holds one session (a map is about 0.2 KiB).
   private firstId: string | undefined;
-  private firstList: SessionList | undefined;
-  private others: Map<string, SessionList> | undefined;
-  private readonly usage: ModelCallRecord[] = [];
+  private firstList: SessionColumns | undefined;
+  private others: Map<string, SessionColumns> | undefined;
+  // Usage records, one slot each in four columns: a label (shared while the same) and the usage,
+  // or WHOLE and the record; createdAt and costUsd (NaN: none) as packed doubles. Four arrays, not
+  // two of twice the length: V8 gives a short array 17 slots, then 41.
+  private readonly usageLabels: Array<RecordLabel | typeof WHOLE> = [];
+  private readonly usages: unknown[] = [];
+  private readonly usageTimes: number[] = [];
+  private readonly usageCosts: number[] = [];
+  private lastLabel: RecordLabel | undefined;
   private children: Map<string, ChildSessionInfo> | undefined;
 
-  private listOf(sessionId: string): SessionList | undefined {
+  private listOf(sessionId: string): SessionColumns | undefined {
     return sessionId === this.firstId ? this.firstList : this.others?.get(sessionId);
   }
 
   async append(sessionId: string, entries: readonly SessionEntry[]): Promise<void> {
     let list = this.listOf(sessionId);
     if (list === undefined) {
-      list = { entries: [], times: [] };
+      list = { cells: [], times: [] };
       if (this.firstId === undefined) {
         this.firstId = sessionId;
         this.firstList = list;
@@ -132,19 +208,48 @@ class MemoryStore implements MemorySessionStore {
       }
     }
     const now = Date.now();
+    const { cells, times } = list;
     // An index loop: the loop appends twice a turn, and an iterator per call is measurable there.
     for (let index = 0; index < entries.length; index++) {
-      list.entries.push(entries[index] as SessionEntry);
-      list.times.push(now);
+      const entry = entries[index] as SessionEntry;
+      switch (entryShape(entry)) {
+        case 1:
+          cells.push(entry.message);
+          break;
+        case 2:
+          cells.push(entry.message, entry.model, entry.usage);
+          break;
+        default:
+          cells.push(WHOLE, entry);
+      }
+      times.push(now);
     }
   }
 
   async load(sessionId: string): Promise<SessionEntry[]> {
     const list = this.listOf(sessionId);
     if (list === undefined) return [];
-    // An entry's own createdAt wins over the time it was appended, as when entries were copied in.
-    const { entries, times } = list;
-    return structuredClone(entries.map((entry, index) => ({ createdAt: times[index], ...entry })));
+    const { cells, times } = list;
+    const entries: SessionEntry[] = new Array(times.length);
+    let cell = 0;
+    for (let index = 0; index < times.length; index++) {
+      const first = cells[cell++];
+      if (first === WHOLE) {
+        // An entry's own createdAt wins over the time it was appended.
+        entries[index] = { createdAt: times[index], ...(cells[cell++] as SessionEntry) };
+      } else if (typeof cells[cell] === 'string') {
+        entries[index] = {
+          createdAt: times[index] as number,
+          message: first as Message,
+          model: cells[cell] as string,
+          usage: cells[cell + 1] as Usage,
+        };
+        cell += 2;
+      } else {
+        entries[index] = { createdAt: times[index] as number, message: first as Message };
+      }
+    }
+    return structuredClone(entries);
   }
 
   sessions(): string[] {
@@ -153,9 +258,38 @@ class MemoryStore implements MemorySessionStore {
   }
 
   async recordUsage(record: ModelCallRecord): Promise<void> {
-    // Kept by reference like messages (the loop makes a fresh record per call); `usageRecords` copies out.
     if (record.createdAt === undefined) record.createdAt = Date.now();
-    this.usage.push(record);
+    if (!columnRecord(record)) {
+      this.usageLabels.push(WHOLE);
+      this.usages.push(record);
+      this.usageTimes.push(Number.NaN);
+      this.usageCosts.push(Number.NaN);
+      return;
+    }
+    let label = this.lastLabel;
+    if (
+      label === undefined ||
+      label.sessionId !== record.sessionId ||
+      label.provider !== record.provider ||
+      label.model !== record.model ||
+      label.purpose !== record.purpose ||
+      label.agent !== record.agent ||
+      label.subAgent !== record.subAgent
+    ) {
+      label = {
+        sessionId: record.sessionId,
+        provider: record.provider,
+        model: record.model,
+        purpose: record.purpose,
+        agent: record.agent,
+        subAgent: record.subAgent,
+      };
+      this.lastLabel = label;
+    }
+    this.usageLabels.push(label);
+    this.usages.push(record.usage);
+    this.usageTimes.push(record.createdAt as number);
+    this.usageCosts.push(record.costUsd ?? Number.NaN);
   }
 
   async createChildSession(child: ChildSessionInfo): Promise<void> {
@@ -169,7 +303,30 @@ class MemoryStore implements MemorySessionStore {
   }
 
   usageRecords(): ModelCallRecord[] {
-    return structuredClone(this.usage);
+    const { usageLabels, usages } = this;
+    const records: ModelCallRecord[] = new Array(usageLabels.length);
+    for (let index = 0; index < records.length; index++) {
+      const label = usageLabels[index] as RecordLabel | typeof WHOLE;
+      if (label === WHOLE) {
+        records[index] = usages[index] as ModelCallRecord;
+        continue;
+      }
+      const costUsd = this.usageCosts[index] as number;
+      // The loop's key order: the cost after createdAt, agent and subAgent last.
+      const record: ModelCallRecord = {
+        sessionId: label.sessionId,
+        provider: label.provider,
+        model: label.model,
+        purpose: label.purpose,
+        usage: usages[index] as Usage,
+        createdAt: this.usageTimes[index] as number,
+      };
+      if (!Number.isNaN(costUsd)) record.costUsd = costUsd;
+      if (label.agent !== undefined) record.agent = label.agent;
+      if (label.subAgent !== undefined) record.subAgent = label.subAgent;
+      records[index] = record;
+    }
+    return structuredClone(records);
   }
 
   childSessions(): ChildSessionInfo[] {
