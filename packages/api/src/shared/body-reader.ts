@@ -1,14 +1,9 @@
 import type { BatchSourceControl } from './batch-source.js';
+import type { BodyHandlers } from './body-handlers.js';
 import { isDispatchedBody, SUBSCRIBE_BODY } from './dispatched-body.js';
 import type { ByteStream } from './read-event-stream.js';
 
-/** What {@link readBody} calls; a throw from `chunk` or `end` is passed to `error` and stops reading. */
-export interface BodyHandlers {
-  /** One network read; return `false` to stop reading at once (the body is then destroyed). */
-  chunk(chunk: Uint8Array | string): boolean;
-  end(): void;
-  error(error: unknown): void;
-}
+export type { BodyHandlers } from './body-handlers.js';
 
 /** The parts of a Node `Readable` (undici's body is one) that {@link readBody} drives. */
 interface ReadableLike {

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Dispatcher, errors } from 'undici';
 import type { BatchSourceControl } from './batch-source.js';
-import type { BodyHandlers } from './body-reader.js';
+import type { BodyHandlers } from './body-handlers.js';
 
 /** The marker of a {@link DispatchedBody}: a `Symbol.for` key, so two copies of this package agree. */
 export const SUBSCRIBE_BODY: unique symbol = Symbol.for('boxagnts.api.subscribeBody') as never;
