@@ -85,6 +85,7 @@ export { type EnvGrant, grantedEnvironment } from './runtime/env-grant.js';
 export { type CommandRunReport, commandOutputToResult, inputToArgv } from './runtime/flag-protocol.js';
 export type { GuestToolOutput, WorkerOutcome as ComponentCallOutcome } from './runtime/worker-protocol.js';
 export { createSandboxToolSource, type SandboxToolSourceOptions } from './sandbox/sandbox-tool-source.js';
+export { THREAD_START_TIMEOUT_MS } from './thread-pool/thread-pool.js';
 export { type AddressPolicy, createAddressPolicy, TrustedAddressError } from './web-fetch/address-policy.js';
 export {
   type AllowedHost,

@@ -1,5 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resultText, type ToolContext } from '@boxagnts/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,6 +85,38 @@ describe('simulated bash never blocks the host', () => {
     expect(report.longestGapMs).toBeLessThan(MAX_GAP_MS);
     const quick = await bash.execute({ command: 'echo ok' }, context());
     expect(resultText(quick)).toBe('stdout:\nok\n\nexit code: 0');
+  });
+});
+
+describe('bash start timeout', () => {
+  it('a command no thread begins within startTimeoutMs ends with an error that says so, and the tool works after', async () => {
+    // A heap cap no other test uses, so these calls have a pool of their own; every one of its
+    // threads busy with a 2 s command, and one more command queued behind them.
+    const settings = { maxMemoryBytes: 200 * 1024 * 1024 + 4096 };
+    const threads = Math.max(2, availableParallelism());
+    const busy = createBashTool(settings);
+    const impatient = createBashTool({ ...settings, startTimeoutMs: 300 });
+    const running = Array.from({ length: threads }, () =>
+      busy.execute({ command: `awk '${SPIN}'`, timeout: 2_000 }, context()),
+    );
+    let busyEnded = false;
+    const allBusy = Promise.all(running).then((results) => {
+      busyEnded = true;
+      return results;
+    });
+    const refused = await impatient.execute({ command: 'echo ok' }, context());
+    expect(busyEnded).toBe(false);
+    expect(refused.isError).toBe(true);
+    expect(resultText(refused)).toContain('No shell thread could begin the command within 0.3 s');
+    expect(resultText(refused)).toContain('startTimeoutMs');
+    expect(refused.metadata).toMatchObject({ outcome: 'busy' });
+    for (const result of await allBusy) expect(result.metadata).toMatchObject({ outcome: 'timed-out' });
+    expect(resultText(await impatient.execute({ command: 'echo ok' }, context()))).toBe('stdout:\nok\n\nexit code: 0');
+  });
+
+  it.each([0, -1, Number.NaN])('refuses startTimeoutMs %s', (value) => {
+    expect(() => createBashTool({ startTimeoutMs: value })).toThrow(BashToolConfigError);
+    expect(() => createBashTool({ startTimeoutMs: value })).toThrow(/startTimeoutMs/);
   });
 });
 

@@ -1,5 +1,6 @@
 import { defineTool } from '@boxagnts/tools';
 import { z } from 'zod';
+import { THREAD_START_TIMEOUT_MS } from '../thread-pool/thread-pool.js';
 import { formatShellResult } from './format-shell-result.js';
 import { runHost } from './host-shell.js';
 import type { BashNetworkAccess } from './network-config.js';
@@ -43,6 +44,11 @@ export interface BashToolOptions {
    * stopped with an error result. Default {@link BASH_DEFAULT_MAX_MEMORY_BYTES}.
    */
   maxMemoryBytes?: number;
+  /**
+   * Simulated mode: time a command may wait for a free shell thread (and for a new one to start)
+   * before it ends as `busy` without running, in ms. Default {@link THREAD_START_TIMEOUT_MS} (60 s).
+   */
+  startTimeoutMs?: number;
 }
 
 /** A bash tool configuration that cannot work; the message says what to change. */
@@ -121,6 +127,7 @@ export function createBashTool(options: BashToolOptions = {}) {
   const maxTimeoutMs = positive('maxTimeoutMs', options.maxTimeoutMs, Math.max(BASH_MAX_TIMEOUT_MS, defaultTimeoutMs));
   const maxOutputBytes = positive('maxOutputBytes', options.maxOutputBytes, BASH_MAX_OUTPUT_BYTES);
   const maxMemoryBytes = positive('maxMemoryBytes', options.maxMemoryBytes, BASH_DEFAULT_MAX_MEMORY_BYTES);
+  const startTimeoutMs = positive('startTimeoutMs', options.startTimeoutMs, THREAD_START_TIMEOUT_MS);
   const env = { ...(options.env ?? {}) };
 
   return defineTool({
@@ -142,11 +149,17 @@ export function createBashTool(options: BashToolOptions = {}) {
                 env,
                 maxOutputBytes,
                 maxMemoryBytes,
+                startTimeoutMs,
               },
               context,
             )
           : await runHost(command, timeoutMs, { env, maxOutputBytes }, context);
-      return formatShellResult(run, { mode, timeoutMs, ...(description === undefined ? {} : { description }) });
+      return formatShellResult(run, {
+        mode,
+        timeoutMs,
+        startTimeoutMs,
+        ...(description === undefined ? {} : { description }),
+      });
     },
   });
 }

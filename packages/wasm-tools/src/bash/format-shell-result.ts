@@ -5,6 +5,8 @@ import type { ShellRun } from './shell-run.js';
 export interface ShellResultContext {
   mode: 'simulated' | 'host';
   timeoutMs: number;
+  /** The wait for a shell thread, in ms (for a `busy` outcome). */
+  startTimeoutMs: number;
   description?: string;
 }
 
@@ -57,6 +59,11 @@ export function formatShellResult(run: ShellRun, context: ShellResultContext): T
           `The command used more memory than the shell may (${run.failure ?? 'its memory cap'}) and was stopped. Work on smaller inputs or in smaller steps.`,
         ].join('\n\n'),
         { ...metadata, failure: run.failure },
+      );
+    case 'busy':
+      return errorResult(
+        `No shell thread could begin the command within ${context.startTimeoutMs / 1000} s (every thread was busy with other commands, or the machine is overloaded); it did not run. Try again later. (The host sets this wait with the tool's startTimeoutMs option.)`,
+        metadata,
       );
     case 'failed':
       return errorResult(

@@ -1,5 +1,8 @@
-/** How a shell command ended. */
-export type ShellOutcome = 'exited' | 'timed-out' | 'aborted' | 'failed' | 'out-of-memory';
+/**
+ * How a shell command ended. `busy`: it never began, because no shell thread was free (or could
+ * start) within the tool's `startTimeoutMs`.
+ */
+export type ShellOutcome = 'exited' | 'timed-out' | 'aborted' | 'failed' | 'out-of-memory' | 'busy';
 
 /** What one shell command produced, with its output already capped. */
 export interface ShellRun {

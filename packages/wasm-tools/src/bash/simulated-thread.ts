@@ -1,6 +1,5 @@
 import type { ToolContext } from '@boxagnts/tools';
 import { heapCappedPools } from '../thread-pool/heap-capped-pools.js';
-import { THREAD_START_TIMEOUT_MS } from '../thread-pool/thread-pool.js';
 import { resolveWorkerScript } from '../thread-pool/worker-script.js';
 import type { ShellRun } from './shell-run.js';
 import type { SimulatedShellSettings } from './simulated-shell.js';
@@ -32,11 +31,11 @@ const poolFor = heapCappedPools(() => resolveWorkerScript(import.meta.url, 'bash
 export async function runSimulatedInThread(
   command: string,
   timeoutMs: number,
-  settings: SimulatedShellSettings & { maxMemoryBytes: number },
+  settings: SimulatedShellSettings & { maxMemoryBytes: number; startTimeoutMs: number },
   context: ToolContext,
 ): Promise<ShellRun> {
   const started = Date.now();
-  const { maxMemoryBytes, ...shellSettings } = settings;
+  const { maxMemoryBytes, startTimeoutMs, ...shellSettings } = settings;
   const task: SimulatedShellTask = {
     command,
     timeoutMs,
@@ -48,6 +47,7 @@ export async function runSimulatedInThread(
     deadlineMs: timeoutMs + BASH_KILL_GRACE_MS,
     signal: context.signal,
     graceMs: BASH_KILL_GRACE_MS,
+    startTimeoutMs,
   });
   const stopped = (partial: Pick<ShellRun, 'outcome'> & { failure?: string }): ShellRun => ({
     stdout: '',
@@ -61,13 +61,7 @@ export async function runSimulatedInThread(
     case 'ok':
       return outcome.value;
     case 'timed-out':
-      if (outcome.stage === 'start') {
-        return stopped({
-          outcome: 'failed',
-          failure: `no shell thread could begin the command within ${THREAD_START_TIMEOUT_MS / 1000} s (every thread busy with other commands, or the machine overloaded); try again`,
-        });
-      }
-      return stopped({ outcome: 'timed-out' });
+      return stopped({ outcome: outcome.stage === 'start' ? 'busy' : 'timed-out' });
     case 'aborted':
       return stopped({ outcome: 'aborted' });
     case 'out-of-memory':

@@ -10,7 +10,7 @@ function labelled(label: string, text: string): string {
  * result, or the error with its first stack lines. Errors, timeouts, aborts and exhausted limits
  * are error results; the console output before them is kept.
  */
-export function formatJsResult(run: JsRun, timeoutMs: number): ToolResult {
+export function formatJsResult(run: JsRun, timeoutMs: number, startTimeoutMs: number): ToolResult {
   const metadata: Record<string, unknown> = {
     outcome: run.outcome,
     durationMs: run.durationMs,
@@ -43,6 +43,11 @@ export function formatJsResult(run: JsRun, timeoutMs: number): ToolResult {
         [...sections, 'error: out of memory; the code used more memory than allowed. Work on smaller data.'].join(
           '\n\n',
         ),
+        metadata,
+      );
+    case 'busy':
+      return errorResult(
+        `error: no JavaScript thread could begin the call within ${startTimeoutMs / 1000} s (every thread was busy with other calls, or the machine is overloaded); the code did not run. Try again later. (The host sets this wait with the tool's startTimeoutMs option.)`,
         metadata,
       );
     case 'stack-overflow':

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resultText, type ToolContext } from '@boxagnts/tools';
 import { describe, expect, it } from 'vitest';
-import { createJsExecTool } from '../index.js';
+import { createJsExecTool, JsExecConfigError } from '../index.js';
 import { withTickMonitor } from '../thread-pool/tick-monitor.test-helpers.js';
 
 // Issue 12: js_exec evaluated on the host's thread, blocking its event loop for the whole
@@ -88,6 +88,33 @@ describe('js_exec never blocks the host', () => {
     const code = 'const until = Date.now() + 900; let n = 0; while (Date.now() < until) n++; "done"';
     const results = await Promise.all(Array.from({ length: calls }, () => tool.execute({ code }, context())));
     expect(results.map((result) => resultText(result))).toEqual(Array.from({ length: calls }, () => 'result: done'));
+  });
+
+  it('a call no thread begins within startTimeoutMs ends with an error that says so, and the tool works after', async () => {
+    // Every thread busy with a 2 s loop; a call queued behind them with a 300 ms start timeout
+    // must not wait the default 60 s for one.
+    const threads = Math.max(2, availableParallelism());
+    const busy = createJsExecTool({ timeoutMs: 2_000 });
+    const impatient = createJsExecTool({ startTimeoutMs: 300 });
+    const running = Array.from({ length: threads }, () => busy.execute({ code: 'for (;;) {}' }, context()));
+    let busyEnded = false;
+    const allBusy = Promise.all(running).then((results) => {
+      busyEnded = true;
+      return results;
+    });
+    const refused = await impatient.execute({ code: '1 + 1' }, context());
+    expect(busyEnded).toBe(false);
+    expect(refused.isError).toBe(true);
+    expect(resultText(refused)).toContain('no JavaScript thread could begin the call within 0.3 s');
+    expect(resultText(refused)).toContain('startTimeoutMs');
+    expect(refused.metadata).toMatchObject({ outcome: 'busy' });
+    for (const result of await allBusy) expect(result.metadata).toMatchObject({ outcome: 'timed-out' });
+    expect(resultText(await impatient.execute({ code: '1 + 1' }, context()))).toBe('result: 2');
+  });
+
+  it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])('refuses startTimeoutMs %s', (value) => {
+    expect(() => createJsExecTool({ startTimeoutMs: value })).toThrow(JsExecConfigError);
+    expect(() => createJsExecTool({ startTimeoutMs: value })).toThrow(/startTimeoutMs/);
   });
 
   it('serves tools with many different limits from the shared threads, again and again', async () => {

@@ -47,25 +47,26 @@ function stoppedRun(outcome: JsRun['outcome'], started: number, error?: string):
  * stops itself at its deadline, and a thread that has not answered {@link JS_EXEC_KILL_GRACE_MS}
  * later (or 100 ms after an abort) is terminated. Both count from when the evaluation begins: a
  * call waiting for a free thread, or for a new one to start, keeps its whole time. Rejects only
- * when the engine could not start (or no thread began the call within the pool's start timeout).
+ * when the engine could not start. A call no thread begins within `startTimeoutMs` ends as `busy`.
  */
-export async function runJsInThread(code: string, limits: JsEngineLimits, signal: AbortSignal): Promise<JsRun> {
+export async function runJsInThread(
+  code: string,
+  limits: JsEngineLimits,
+  signal: AbortSignal,
+  startTimeoutMs: number = THREAD_START_TIMEOUT_MS,
+): Promise<JsRun> {
   const started = Date.now();
   const outcome = await sharedPool().run<JsRun>({ code, limits } satisfies JsExecTask, {
     deadlineMs: limits.timeoutMs + JS_EXEC_KILL_GRACE_MS,
     signal,
     graceMs: ABORT_GRACE_MS,
+    startTimeoutMs,
   });
   switch (outcome.status) {
     case 'ok':
       return outcome.value;
     case 'timed-out':
-      if (outcome.stage === 'start') {
-        throw new Error(
-          `no JavaScript thread could begin the call within ${THREAD_START_TIMEOUT_MS / 1000} s (every thread busy with other calls, or the machine overloaded); try again`,
-        );
-      }
-      return stoppedRun('timed-out', started);
+      return stoppedRun(outcome.stage === 'start' ? 'busy' : 'timed-out', started);
     case 'aborted':
       return stoppedRun('aborted', started);
     case 'out-of-memory':

@@ -1,5 +1,6 @@
 import { defineTool, errorResult } from '@boxagnts/tools';
 import { z } from 'zod';
+import { THREAD_START_TIMEOUT_MS } from '../thread-pool/thread-pool.js';
 import { formatJsResult } from './format-js-result.js';
 import { runJsInThread } from './js-exec-thread.js';
 
@@ -24,6 +25,11 @@ export interface JsExecToolOptions {
   maxStackBytes?: number;
   /** Console output and result shown to the model, in bytes. Default {@link JS_EXEC_DEFAULT_MAX_OUTPUT_BYTES}. */
   maxOutputBytes?: number;
+  /**
+   * Time a call may wait for a free thread (and for a new thread to start and build its engine)
+   * before it ends as `busy` without running, in ms. Default {@link THREAD_START_TIMEOUT_MS} (60 s).
+   */
+  startTimeoutMs?: number;
 }
 
 /** A js_exec configuration that cannot work; the message says what to change. */
@@ -55,7 +61,7 @@ const DESCRIPTION = [
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value <= 0) {
-    throw new JsExecConfigError(`js_exec option "${name}" must be a positive number; got ${value}.`);
+    throw new JsExecConfigError(`js_exec option "${name}" must be a positive, finite number; got ${value}.`);
   }
   return value;
 }
@@ -80,6 +86,7 @@ export function createJsExecTool(options: JsExecToolOptions = {}) {
     maxStackBytes: positive('maxStackBytes', options.maxStackBytes, JS_EXEC_DEFAULT_MAX_STACK_BYTES),
     maxOutputBytes: positive('maxOutputBytes', options.maxOutputBytes, JS_EXEC_DEFAULT_MAX_OUTPUT_BYTES),
   };
+  const startTimeoutMs = positive('startTimeoutMs', options.startTimeoutMs, THREAD_START_TIMEOUT_MS);
   return defineTool({
     name: 'js_exec',
     description: DESCRIPTION,
@@ -87,7 +94,11 @@ export function createJsExecTool(options: JsExecToolOptions = {}) {
     permission: 'execute',
     execute: async ({ code }, context) => {
       try {
-        return formatJsResult(await runJsInThread(code, limits, context.signal), limits.timeoutMs);
+        return formatJsResult(
+          await runJsInThread(code, limits, context.signal, startTimeoutMs),
+          limits.timeoutMs,
+          startTimeoutMs,
+        );
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         return errorResult(`js_exec could not start its JavaScript engine: ${message}`);

@@ -21,8 +21,11 @@ export interface JsEngineLimits {
   maxOutputBytes: number;
 }
 
-/** How an evaluation ended. */
-export type JsOutcome = 'ok' | 'error' | 'timed-out' | 'aborted' | 'out-of-memory' | 'stack-overflow';
+/**
+ * How an evaluation ended. `busy`: it never began, because no thread was free (or could start)
+ * within the tool's `startTimeoutMs`.
+ */
+export type JsOutcome = 'ok' | 'error' | 'timed-out' | 'aborted' | 'out-of-memory' | 'stack-overflow' | 'busy';
 
 /** What one evaluation produced. */
 export interface JsRun {

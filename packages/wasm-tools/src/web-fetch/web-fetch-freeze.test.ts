@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resultText } from '@boxagnts/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebFetchTool, WebFetchConfigError } from '../index.js';
@@ -22,12 +23,17 @@ const PAGES: Record<string, string> = {
 
 let site: LoopbackServer;
 let base: string;
+/** Responses of `/nested-divs` fully written so far. */
+let nestedServed = 0;
 
 beforeAll(async () => {
   site = await startServer('127.0.0.1', (request, response) => {
     const page = PAGES[request.url ?? ''];
     if (page === undefined) response.writeHead(404).end();
-    else response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+    else {
+      if (request.url === '/nested-divs') response.on('finish', () => nestedServed++);
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+    }
   });
   base = `http://site.test:${site.port}`;
 });
@@ -87,6 +93,36 @@ describe('web_fetch never blocks the host on hostile HTML', () => {
     expect(report.longestGapMs).toBeLessThan(MAX_GAP_MS);
     expect(report.elapsedMs).toBeLessThan(30_000);
   });
+});
+
+describe('web_fetch when every conversion thread is busy', () => {
+  it('a page no thread can begin converting within the deadline ends as conversion-busy, and the tool works after', async () => {
+    // A heap cap no other test uses gives these calls a pool of their own; each of its threads
+    // converts a hostile page for 4 s, and one more call with a 1 s deadline waits behind them.
+    const threads = Math.max(2, availableParallelism());
+    const maxConversionMemoryBytes = 200 * 1024 * 1024 + 4096;
+    const before = nestedServed;
+    const busy = Array.from({ length: threads }, () =>
+      tool({ timeoutMs: 4_000, maxConversionMemoryBytes }).execute({ url: `${base}/nested-divs` }, toolContext()),
+    );
+    let busyEnded = false;
+    const allBusy = Promise.all(busy).then((results) => {
+      busyEnded = true;
+      return results;
+    });
+    // The busy calls queue their conversions right after their pages arrive.
+    while (nestedServed < before + threads) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const impatient = tool({ timeoutMs: 1_000, maxConversionMemoryBytes });
+    const refused = await impatient.execute({ url: `${base}/ok` }, toolContext());
+    expect(busyEnded).toBe(false);
+    expect(refused.isError).toBe(true);
+    expect(refused.metadata).toMatchObject({ reason: 'conversion-busy', status: 200 });
+    expect(resultText(refused)).toContain('no thread was free to convert its HTML to markdown within the 1000 ms');
+    expect(resultText(refused)).toContain('format "html"');
+    for (const result of await allBusy) expect(result.metadata).toMatchObject({ reason: 'conversion-timeout' });
+    expect(resultText(await impatient.execute({ url: `${base}/ok` }, toolContext()))).toContain('All good here.');
+  }, 30_000);
 });
 
 describe('web_fetch on empty HTML (issue 13)', () => {
