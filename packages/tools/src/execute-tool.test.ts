@@ -6,9 +6,11 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool, ToolDefinitionError } from './define-tool.js';
-import { executeTool } from './execute-tool.js';
+import { executeTool, executeToolThen } from './execute-tool.js';
 import { testContext } from './test/context.js';
 import { resultText, textResult } from './tool-results.js';
+import type { ToolResult } from './tool.js';
+import type { ToolContext } from './tool-context.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -180,6 +182,91 @@ describe('executeTool deadlines and cancellation', () => {
       const { stdout } = await runChild('answer', 60_000);
       expect(stdout).toBe('done');
     });
+  });
+});
+
+describe('executeToolThen', () => {
+  /** The result `executeToolThen` hands over, and whether it came before the call returned. */
+  function resultOf(
+    ...args: [Parameters<typeof executeToolThen>[0], unknown, Parameters<typeof executeToolThen>[2]]
+  ): { sync: boolean; result: Promise<ToolResult>; calls: () => number } {
+    let calls = 0;
+    let returned = false;
+    let sync = false;
+    const result = new Promise<ToolResult>((resolve) => {
+      executeToolThen(args[0], args[1], args[2], (value) => {
+        calls++;
+        sync = !returned;
+        resolve(value);
+      });
+      returned = true;
+    });
+    return { sync, result, calls: () => calls };
+  }
+
+  it('hands over what executeTool resolves to, once, for every way a call ends', async () => {
+    const throwing = defineTool({
+      name: 'throwing',
+      description: 'Throws.',
+      inputSchema: z.object({}),
+      permission: 'read-only',
+      execute: () => {
+        throw new Error('broken');
+      },
+    });
+    const cancelled = new AbortController();
+    cancelled.abort();
+    const cases: Array<[Parameters<typeof executeTool>[0], unknown, ToolContext]> = [
+      [add, { a: 2, b: 3 }, testContext()],
+      [add, { a: 'two' }, testContext()],
+      [throwing, {}, testContext()],
+      [add, { a: 1, b: 1 }, testContext({ signal: cancelled.signal })],
+    ];
+    for (const [tool, input, context] of cases) {
+      const expected = await executeTool(tool, input, context);
+      const handed = resultOf(tool, input, context);
+      expect(await handed.result).toEqual(expected);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(handed.calls()).toBe(1);
+    }
+  });
+
+  it('answers a call refused before it runs at once, and one that runs only later', () => {
+    expect(resultOf(add, { a: 'two' }, testContext()).sync).toBe(true);
+    expect(resultOf(add, { a: 2, b: 3 }, testContext()).sync).toBe(false);
+  });
+
+  it('counts the timeout from the start time it is given', async () => {
+    // Started a minute ago with a minute to run: due at once (counted from now, it would run for a
+    // minute and this test would time out).
+    let result: ToolResult | undefined;
+    await new Promise<void>((resolve) => {
+      executeToolThen(
+        hanging('late'),
+        {},
+        testContext(),
+        (value) => {
+          result = value;
+          resolve();
+        },
+        { timeoutMs: 60_000, startedAt: performance.now() - 60_000 },
+      );
+    });
+    expect(resultText(result as ToolResult)).toBe('Tool "late" timed out after 60000 ms and was stopped.');
+  });
+
+  it('throws what executeTool rejects with: a schema that throws', async () => {
+    const broken = defineTool({
+      name: 'broken',
+      description: 'A refinement with a bug.',
+      inputSchema: z.object({}).refine(() => {
+        throw new Error('refinement bug');
+      }),
+      permission: 'read-only',
+      execute: async () => textResult('never'),
+    });
+    await expect(executeTool(broken, {}, testContext())).rejects.toThrow('refinement bug');
+    expect(() => executeToolThen(broken, {}, testContext(), () => undefined)).toThrow('refinement bug');
   });
 });
 

@@ -12,6 +12,7 @@ const PUBLIC_VALUES = [
   'textResult',
   // Running a call
   'executeTool',
+  'executeToolThen',
   'executeValidatedTool',
   'validateToolInput',
   'checkPlanMode',

@@ -8,7 +8,9 @@ export { defineTool, ToolDefinitionError } from './define-tool.js';
 // Running a call (validated once: a wrapper that checks calls validates, then runs the validated input)
 export {
   type ExecuteToolOptions,
+  type ExecuteToolThenOptions,
   executeTool,
+  executeToolThen,
   executeValidatedTool,
   type ValidatedToolInput,
   validateToolInput,
