@@ -8,9 +8,9 @@ import { z } from 'zod';
 import { defineTool, ToolDefinitionError } from './define-tool.js';
 import { executeTool, executeToolThen } from './execute-tool.js';
 import { testContext } from './test/context.js';
-import { resultText, textResult } from './tool-results.js';
-import type { ToolResult } from './tool.js';
+import type { AnyTool, ToolResult } from './tool.js';
 import type { ToolContext } from './tool-context.js';
+import { resultText, textResult } from './tool-results.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -188,13 +188,15 @@ describe('executeTool deadlines and cancellation', () => {
 describe('executeToolThen', () => {
   /** The result `executeToolThen` hands over, and whether it came before the call returned. */
   function resultOf(
-    ...args: [Parameters<typeof executeToolThen>[0], unknown, Parameters<typeof executeToolThen>[2]]
+    tool: AnyTool,
+    input: unknown,
+    context: ToolContext,
   ): { sync: boolean; result: Promise<ToolResult>; calls: () => number } {
     let calls = 0;
     let returned = false;
     let sync = false;
     const result = new Promise<ToolResult>((resolve) => {
-      executeToolThen(args[0], args[1], args[2], (value) => {
+      executeToolThen(tool, input, context, (value) => {
         calls++;
         sync = !returned;
         resolve(value);
@@ -216,7 +218,7 @@ describe('executeToolThen', () => {
     });
     const cancelled = new AbortController();
     cancelled.abort();
-    const cases: Array<[Parameters<typeof executeTool>[0], unknown, ToolContext]> = [
+    const cases: Array<[AnyTool, unknown, ToolContext]> = [
       [add, { a: 2, b: 3 }, testContext()],
       [add, { a: 'two' }, testContext()],
       [throwing, {}, testContext()],
