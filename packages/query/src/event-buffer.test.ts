@@ -68,4 +68,34 @@ describe('EventBuffer', () => {
     expect(buffer.result()).toBe('done');
     expect(buffer.result()).toBeUndefined();
   });
+
+  it('counts work that reports by callback as busy until it settles, waking a waiter once', async () => {
+    const buffer = new EventBuffer<number>();
+    buffer.hold();
+    expect(buffer.busy).toBe(true);
+    const woken = buffer.wait();
+    buffer.settle(['result'], false);
+    await woken;
+    expect(buffer.busy).toBe(false);
+    expect(buffer.result()).toEqual(['result']);
+    buffer.hold();
+    buffer.settle(new Error('failed'), true);
+    expect(buffer.busy).toBe(false);
+    expect(() => buffer.result()).toThrow('failed');
+  });
+
+  it('hands buffered events over one at a time, in order, also when more arrive meanwhile', () => {
+    const buffer = new EventBuffer<number>();
+    expect(buffer.shift()).toBeUndefined();
+    buffer.push(1);
+    buffer.push(2);
+    expect(buffer.shift()).toBe(1);
+    buffer.push(3);
+    expect(buffer.shift()).toBe(2);
+    expect(buffer.shift()).toBe(3);
+    expect(buffer.shift()).toBeUndefined();
+    expect(buffer.take()).toBeUndefined();
+    buffer.push(4);
+    expect(buffer.take()).toEqual([4]);
+  });
 });

@@ -34,6 +34,19 @@ export class EventBuffer<T> {
     this.settled(error, true);
   };
 
+  /**
+   * Counts work that reports by callback, not by a promise, as busy until {@link EventBuffer.settle}
+   * (a single tool call: no promise to watch, and no microtask hop to see it settle).
+   */
+  hold(): void {
+    this.watching++;
+  }
+
+  /** Ends work counted by {@link EventBuffer.hold}: what it gave, or (`failed`) what it failed with. */
+  settle(value: unknown, failed: boolean): void {
+    this.settled(value, failed);
+  }
+
   /** What the last settled watched work resolved to; throws what it rejected with. Read once. */
   result(): unknown {
     const { value, failed } = this;
@@ -53,6 +66,15 @@ export class EventBuffer<T> {
     const events = this.events;
     this.events = undefined;
     return events;
+  }
+
+  /** The first buffered event (removed from the buffer), or `undefined` when there is none. */
+  shift(): T | undefined {
+    const events = this.events;
+    if (events === undefined) return undefined;
+    const event = events.shift();
+    if (events.length === 0) this.events = undefined;
+    return event;
   }
 
   /** Resolves at the next `push` or when watched work settles. */

@@ -132,6 +132,33 @@ describe('the loop core behind runQuery and runQueryToEnd', () => {
     expect(second.trace).toEqual(first.trace);
   });
 
+  it('a single call whose schema throws fails the run after its tool-start, through both APIs', async () => {
+    const broken = defineTool({
+      name: 'note',
+      description: 'A refinement with a bug.',
+      inputSchema: z.object({ text: z.string() }).refine(() => {
+        throw new Error('refinement bug');
+      }),
+      permission: 'read-only',
+      execute: async () => textResult('never'),
+    });
+    const pushed: string[] = [];
+    const outcome = await runQueryToEnd(options(tracedProvider().provider, broken), (event) => pushed.push(event.type));
+    expect(pushed).toEqual(['turn-start', 'turn-end', 'usage', 'tool-start']);
+    expect(outcome.reason === 'error' && outcome.error).toBe(
+      'internal: the run failed unexpectedly (Error: refinement bug)',
+    );
+    const pulled: string[] = [];
+    let failure: unknown;
+    try {
+      for await (const event of runQuery(options(tracedProvider().provider, broken))) pulled.push(event.type);
+    } catch (error) {
+      failure = error;
+    }
+    expect(pulled).toEqual(['turn-start', 'turn-end', 'usage', 'tool-start']);
+    expect((failure as Error).message).toBe('refinement bug');
+  });
+
   it('an onEvent that throws ends runQueryToEnd with an internal error, the stream closed, no tool run', async () => {
     const { provider, note, trace } = tracedProvider();
     const thrown = new Error('the consumer broke');

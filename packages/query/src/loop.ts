@@ -474,8 +474,17 @@ async function runLoop(
       continue;
     }
 
-    const work = toolPhase.start(toolUses, tools.map, { ...baseContext, turnId: `turn-${turn}` }, turn);
-    const results = (await drainWhile(buffer, emit, work)) as ToolResultBlock[];
+    toolPhase.start(toolUses, tools.map, { ...baseContext, turnId: `turn-${turn}` }, turn);
+    // The calls' events as they come, drained here rather than in `drainWhile` (an async function
+    // awaited is one more microtask hop per turn); the buffer holds the results once they are in.
+    {
+      let wait = drainStep(buffer, emit);
+      while (wait !== undefined) {
+        await wait;
+        wait = drainStep(buffer, emit);
+      }
+    }
+    const results = buffer.result() as ToolResultBlock[];
     const resultMessage: Message = { role: 'user', content: results };
     messages.push(resultMessage);
     const added = messageToolResultChars(resultMessage);
@@ -515,19 +524,25 @@ async function endRun(
 /** Emits the buffer's events until `work` settles, then the rest; resolves to what `work` resolved to. */
 async function drainWhile(buffer: EventBuffer<QueryEvent>, emit: EmitEvent, work: Promise<unknown>): Promise<unknown> {
   buffer.watch(work);
-  for (;;) {
-    const events = buffer.take();
-    if (events !== undefined) {
-      for (const event of events) {
-        let wait = emit(event);
-        if (wait !== undefined) wait = await wait;
-      }
-      continue;
-    }
-    if (!buffer.busy) break;
-    await buffer.wait();
+  let wait = drainStep(buffer, emit);
+  while (wait !== undefined) {
+    await wait;
+    wait = drainStep(buffer, emit);
   }
   return buffer.result();
+}
+
+/**
+ * Emits the buffered events in order until one has to be waited for; returns that wait (the
+ * consumer's, or the buffer's next push or settling while its work is busy), or `undefined` once
+ * the work has settled and every event is out.
+ */
+function drainStep(buffer: EventBuffer<QueryEvent>, emit: EmitEvent): Promise<unknown> | undefined {
+  for (let event = buffer.shift(); event !== undefined; event = buffer.shift()) {
+    const wait = emit(event);
+    if (wait !== undefined) return wait;
+  }
+  return buffer.busy ? buffer.wait() : undefined;
 }
 
 /**

@@ -1,9 +1,9 @@
-import type { ToolResultBlock, ToolUseBlock } from '@boxagnts/api';
+import type { ToolUseBlock } from '@boxagnts/api';
 import type { AgentRunner, AnyTool, ToolContext, ToolResult } from '@boxagnts/tools';
 import type { EventBuffer } from '../event-buffer.js';
 import type { QueryEvent, ToolEndEvent, ToolStartEvent } from '../events.js';
 import type { LoopDetector } from './loop-detector.js';
-import { type RunToolCallsOptions, runToolCalls } from './run-tool-calls.js';
+import { type RunToolCallsOptions, startToolCalls } from './run-tool-calls.js';
 
 /** The settings of a run's tool calls, fixed for the run. */
 export interface ToolPhaseSettings {
@@ -32,16 +32,14 @@ export class ToolPhase {
     private readonly agentsFor: ((toolCallId: string) => AgentRunner | undefined) | undefined,
   ) {}
 
-  /** Starts one turn's calls; their events go to the buffer, the promise gives one result per call. */
-  start(
-    calls: readonly ToolUseBlock[],
-    tools: ReadonlyMap<string, AnyTool>,
-    context: ToolContext,
-    turn: number,
-  ): Promise<ToolResultBlock[]> {
+  /**
+   * Starts one turn's calls: their events go to the buffer, which counts them as busy until it
+   * settles with one `tool_result` block per call (`buffer.result()`).
+   */
+  start(calls: readonly ToolUseBlock[], tools: ReadonlyMap<string, AnyTool>, context: ToolContext, turn: number): void {
     this.looping = false;
     this.stop = false;
-    return runToolCalls(calls, new TurnToolCalls(this, tools, context, turn));
+    startToolCalls(calls, new TurnToolCalls(this, tools, context, turn), this.buffer);
   }
 
   /** Adds the loop detector's note to a result and records whether the calls loop. */
@@ -64,7 +62,7 @@ export class ToolPhase {
 }
 
 /**
- * The options of one turn's {@link runToolCalls}: every field set in the constructor (one shape, a
+ * The options of one turn's {@link startToolCalls}: every field set in the constructor (one shape, a
  * fast object, read on every call), `emit` and `annotate` on the prototype.
  */
 class TurnToolCalls implements RunToolCallsOptions {
