@@ -50,6 +50,12 @@ export {
 } from './policy/path-policy.js';
 export type { PathAccess, PathCheck, PathPolicyOptions, PathRefusal, ResolvedPath } from './policy/types.js';
 export { defaultCacheDir } from './runtime/cache-dir.js';
+export {
+  CACHE_MAX_AGE_MS,
+  type PruneCacheOptions,
+  type PruneCacheReport,
+  pruneComponentCache,
+} from './runtime/cache-prune.js';
 export { type CommandManifest, commandManifestSchema, parseCommandManifest } from './runtime/command-manifest.js';
 export {
   type ComponentHttpHandler,

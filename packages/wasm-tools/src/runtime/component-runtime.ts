@@ -9,6 +9,7 @@ import { AllowedHostError, parseAllowedHosts } from '../web-fetch/allowed-hosts.
 import type { WebFetchLookup } from '../web-fetch/guarded-agent.js';
 import { knownBoxAgntsManifest, missingManifestMessage } from './boxagnts-tools.js';
 import { defaultCacheDir } from './cache-dir.js';
+import { CACHE_MAX_AGE_MS, pruneCacheInBackground } from './cache-prune.js';
 import { type CommandManifest, parseCommandManifest, readCommandManifest } from './command-manifest.js';
 import { ComponentEgress } from './component-egress.js';
 import { ComponentRuntimeError } from './component-runtime-error.js';
@@ -34,6 +35,12 @@ import type { GuestPathPolicy, WorkerJob, WorkerOutcome } from './worker-protoco
 export interface ComponentRuntimeOptions {
   /** Where transpiled components are cached; default `node_modules/.cache/boxagnts-wasm` or the tmpdir. */
   cacheDir?: string;
+  /**
+   * Cache entries (transpiled components, worker code caches) no runtime used for this long are
+   * removed, in ms, checked once per process and cache folder in the background. Default
+   * {@link CACHE_MAX_AGE_MS} (30 days); `Infinity` keeps everything.
+   */
+  cacheMaxAgeMs?: number;
   /** Worker processes (calls that run at once). Default 2. */
   workers?: number;
   /** Deadline of one call in ms (a tool's own `timeoutMs` wins when smaller). Default 30 000. */
@@ -212,7 +219,15 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
   if (!Number.isInteger(settings.workers) || settings.workers < 1) {
     throw new ComponentRuntimeError('invalid-options', `workers must be a whole number >= 1, got ${settings.workers}.`);
   }
+  const cacheMaxAgeMs = options.cacheMaxAgeMs ?? CACHE_MAX_AGE_MS;
+  if (Number.isNaN(cacheMaxAgeMs) || cacheMaxAgeMs <= 0) {
+    throw new ComponentRuntimeError(
+      'invalid-options',
+      `cacheMaxAgeMs must be a positive number of milliseconds (or Infinity to keep every cache entry), got ${cacheMaxAgeMs}.`,
+    );
+  }
   const cacheDir = options.cacheDir ?? defaultCacheDir();
+  pruneCacheInBackground(cacheDir, cacheMaxAgeMs);
   const defaultPolicy: GuestPathPolicy = {
     protectedPaths: frozenPatterns(options.protectedPaths ?? DEFAULT_PROTECTED_PATHS, 'protectedPaths'),
     secretPaths: frozenPatterns(options.secretPaths ?? DEFAULT_SECRET_PATHS, 'secretPaths'),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeDirectoryAtomic } from './cache-dir.js';
+import { touchCacheEntry } from './cache-prune.js';
 import { ComponentRuntimeError } from './component-runtime-error.js';
 
 /** Baked into the cache key: another transpiler or other options must not reuse old output. */
@@ -50,6 +51,11 @@ export function hashBytes(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/** The cache folder of the component whose bytes hash to `hash` ({@link hashBytes}), for this transpiler. */
+export function transpiledDir(cacheDir: string, hash: string): string {
+  return join(cacheDir, 'transpiled', createHash('sha256').update(TRANSPILER_KEY).update(hash).digest('hex'));
+}
+
 /**
  * Transpiles a component with jco (`instantiation: 'async'`, so every capability comes through
  * the import object) into `<cacheDir>/transpiled/<hash>/`, unless that folder exists already.
@@ -64,9 +70,10 @@ export async function ensureTranspiled(
   knownHash?: string,
 ): Promise<TranspiledComponent> {
   const hash = knownHash ?? hashBytes(bytes);
-  const dir = join(cacheDir, 'transpiled', createHash('sha256').update(TRANSPILER_KEY).update(hash).digest('hex'));
+  const dir = transpiledDir(cacheDir, hash);
   try {
     const known = JSON.parse(await readFile(join(dir, INTERFACE), 'utf8')) as { exports: string[]; imports: string[] };
+    await touchCacheEntry(dir);
     return { hash, dir, entry: ENTRY, cacheHit: true, exports: known.exports, imports: known.imports };
   } catch {
     // Not transpiled yet (the interface file is written with the glue, in one rename).

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { touchCacheEntrySync } from './cache-prune.js';
 import { ComponentRuntimeError } from './component-runtime-error.js';
 import { missingAssetMessage } from './package-assets.js';
 import type { ComponentRef, WorkerJob, WorkerOutcome } from './worker-protocol.js';
@@ -68,7 +69,9 @@ export function workerLaunch(workerPath: string, execArgv: readonly string[], co
       .slice(0, 32);
     const dir = join(codeCacheDir, 'worker-code');
     mkdirSync(dir, { recursive: true });
-    return { modulePath: entry, args: [workerPath, join(dir, `${basename(workerPath)}.${hash}.v8-cache`)] };
+    const cacheFile = join(dir, `${basename(workerPath)}.${hash}.v8-cache`);
+    touchCacheEntrySync(cacheFile);
+    return { modulePath: entry, args: [workerPath, cacheFile] };
   } catch {
     return plain;
   }

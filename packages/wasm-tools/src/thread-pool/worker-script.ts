@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defaultCacheDir, writeFileAtomic } from '../runtime/cache-dir.js';
+import { touchCacheEntry } from '../runtime/cache-prune.js';
 import { ComponentRuntimeError } from '../runtime/component-runtime-error.js';
 import { missingAssetMessage } from '../runtime/package-assets.js';
 
@@ -44,6 +45,7 @@ async function bundleSourceEntry(sourcePath: string): Promise<URL> {
   const name = sourcePath.split(/[\\/]/).pop()?.replace(/\.ts$/, '') ?? 'worker';
   const path = join(defaultCacheDir(), 'threads', `${name}-${hash}.mjs`);
   if (!existsSync(path)) await writeFileAtomic(path, text);
+  else await touchCacheEntry(path);
   return pathToFileURL(path);
 }
 
