@@ -14,8 +14,8 @@ function text(delta: string): StreamEvent {
 
 /** A decoder that maps `data: <word>` to a text delta and `data: skip` to nothing. */
 const words: SseStreamDecoder = {
-  event: (event, out) => {
-    if (event.data !== 'skip') out.push(text(event.data));
+  event: (_type, data, out) => {
+    if (data !== 'skip') out.push(text(data));
   },
 };
 
@@ -53,10 +53,10 @@ describe('decodeSseStream', () => {
   it('ends with the decoder error after the events before it, skips later events and does not call end', async () => {
     const seen: string[] = [];
     const failing: SseStreamDecoder = {
-      event: (event, out) => {
-        seen.push(event.data);
-        if (event.data === 'bad') throw new Error('not json');
-        out.push(text(event.data));
+      event: (_type, data, out) => {
+        seen.push(data);
+        if (data === 'bad') throw new Error('not json');
+        out.push(text(data));
       },
       end: () => seen.push('end'),
     };
@@ -85,9 +85,9 @@ describe('decodeSseStream', () => {
     let stopped = false;
     const batches = await collect(
       decodeSseStream(counted(), {
-        event: (event, out) => {
-          if (event.data === 'stop') stopped = true;
-          else out.push(text(event.data));
+        event: (_type, data, out) => {
+          if (data === 'stop') stopped = true;
+          else out.push(text(data));
         },
         end: (out) => out.push(text('end')),
         stopped: () => stopped,
@@ -124,9 +124,9 @@ describe('decodeSseStream', () => {
     it('a decoder throw fails after the events before it; a stopped decoder ends without end()', async () => {
       const failing = await push(
         decodeSseStream(chunks('data: a\n\n', 'data: b\n\ndata: bad\n\ndata: c\n\n', 'data: d\n\n'), {
-          event: (event, out) => {
-            if (event.data === 'bad') throw new Error('not json');
-            out.push(text(event.data));
+          event: (_type, data, out) => {
+            if (data === 'bad') throw new Error('not json');
+            out.push(text(data));
           },
         }),
       );
@@ -134,9 +134,9 @@ describe('decodeSseStream', () => {
       let stopped = false;
       const stopping = await push(
         decodeSseStream(chunks('data: a\n\n', 'data: stop\n\n', 'data: never\n\n'), {
-          event: (event, out) => {
-            if (event.data === 'stop') stopped = true;
-            else out.push(text(event.data));
+          event: (_type, data, out) => {
+            if (data === 'stop') stopped = true;
+            else out.push(text(data));
           },
           end: (out) => out.push(text('end')),
           stopped: () => stopped,

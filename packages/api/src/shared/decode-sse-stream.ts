@@ -2,16 +2,18 @@ import type { StreamEvent } from '../spec/stream-event.js';
 import { type BatchSink, type BatchSource, type BatchSourceControl, START_BATCHES } from './batch-source.js';
 import { readBody } from './body-reader.js';
 import type { ByteStream } from './read-event-stream.js';
-import { createSseParser, type SseEvent } from './sse-parser.js';
+import { createSseScanner } from './sse-parser.js';
 import { KEEP_ALIVE } from './stream-with-retries.js';
 
 /** What {@link decodeSseStream} feeds each SSE event, and the end of the body, to. */
 export interface SseStreamDecoder {
   /**
-   * Maps one event onto `out`. A throw ends the stream with that error, after the events of the
-   * chunks before it (and of this chunk, up to the throw) were yielded; later events are skipped.
+   * Maps one event (its `event:` type, `message` when it named none, and its joined `data:`) onto
+   * `out`. A throw ends the stream with that error, after the events of the chunks before it (and of
+   * this chunk, up to the throw) were yielded; later events are skipped. The fields come as two
+   * strings, not an `SseEvent`, so a token stream allocates no object per event here.
    */
-  event(event: SseEvent, out: StreamEvent[]): void;
+  event(type: string, data: string, out: StreamEvent[]): void;
   /** Called once after the last byte of a body that ended without a throw; may push closing events. */
   end?(out: StreamEvent[]): void;
   /** Checked after each chunk: `true` stops reading at once (the connection is then dropped). */
@@ -34,7 +36,7 @@ export interface SseStreamDecoder {
  *
  * @example
  * const decoder = new AcmeStreamDecoder();
- * yield* decodeSseStream(response.body, { event: (event, out) => decoder.push(event.data, out) });
+ * yield* decodeSseStream(response.body, { event: (_type, data, out) => decoder.push(data, out) });
  */
 export function decodeSseStream(body: ByteStream, decoder: SseStreamDecoder): BatchSource {
   return {
@@ -46,17 +48,17 @@ export function decodeSseStream(body: ByteStream, decoder: SseStreamDecoder): Ba
 /** The SSE parser wired to `decoder`: each chunk's events land in `out`, a decoder throw in `failure`. */
 function createSseDecoding(decoder: SseStreamDecoder) {
   const state = { out: [] as StreamEvent[], framed: false, failure: undefined as { error: unknown } | undefined };
-  const parser = createSseParser({
-    onEvent: (event) => {
+  const parser = createSseScanner({
+    event: (type, data) => {
       state.framed = true;
       if (state.failure !== undefined) return;
       try {
-        decoder.event(event, state.out);
+        decoder.event(type, data, state.out);
       } catch (error) {
         state.failure = { error };
       }
     },
-    onComment: () => {
+    comment: () => {
       state.framed = true;
     },
   });

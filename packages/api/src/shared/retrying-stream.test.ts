@@ -58,10 +58,10 @@ function openPush(url: string, opened: BatchSource[] = []) {
   return async (_attempt: number, signal: AbortSignal): Promise<BatchSource> => {
     const response = await sendStreamRequest({ providerId: 'loop', url, body: {}, signal, dispatcher: agent });
     const source = decodeSseStream(response.body, {
-      event: (event, out) => {
-        if (event.event === 'start') out.push(start);
-        else if (event.event === 'text') out.push(textStart, delta(event.data), textEnd);
-        else if (event.event === 'end') out.push(end);
+      event: (type, data, out) => {
+        if (type === 'start') out.push(start);
+        else if (type === 'text') out.push(textStart, delta(data), textEnd);
+        else if (type === 'end') out.push(end);
       },
     });
     opened.push(source);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSseParser, type SseEvent } from './sse-parser.js';
+import { createSseParser, createSseScanner, type SseEvent } from './sse-parser.js';
 
 function parseAll(chunks: Array<string | Uint8Array>): { events: SseEvent[]; comments: string[] } {
   const events: SseEvent[] = [];
@@ -79,5 +79,41 @@ describe('createSseParser', () => {
     const bytes = new TextEncoder().encode('data: ü\r\n\r\ndata: ß\r\r');
     const chunks = Array.from(bytes, (byte) => new Uint8Array([byte]));
     expect(parseAll(chunks).events.map((event) => event.data)).toEqual(['ü', 'ß']);
+  });
+
+  it('reads line-feed lines in place exactly as split ones: empty values, no space, look-alike field names', () => {
+    const text =
+      'event:delta\ndata:{"a":1}\n\nevent: \ndata:\ndata: x\n\neventful: no\ndatabase: no\ndat\ndata: kept\n\n' +
+      'event: named\n: note\nid: 3\ndata: last\n\n';
+    const expected = [
+      { event: 'delta', data: '{"a":1}', id: undefined, retry: undefined },
+      { event: 'message', data: '\nx', id: undefined, retry: undefined },
+      { event: 'message', data: 'kept', id: undefined, retry: undefined },
+      { event: 'named', data: 'last', id: '3', retry: undefined },
+    ];
+    expect(parseAll([text])).toEqual({ events: expected, comments: ['note'] });
+    for (let cut = 1; cut < text.length; cut += 1) {
+      expect(parseAll([text.slice(0, cut), text.slice(cut)])).toEqual({ events: expected, comments: ['note'] });
+    }
+    expect(parseAll(Array.from(text))).toEqual({ events: expected, comments: ['note'] });
+  });
+});
+
+describe('createSseScanner', () => {
+  it('hands over the same fields as createSseParser, as arguments', () => {
+    const text = 'event: a\ndata: 1\nid: 5\nretry: 20\n\n: hi\ndata: 2\n\n';
+    const seen: unknown[] = [];
+    const scanner = createSseScanner({
+      event: (type, data, id, retry) => seen.push({ event: type, data, id, retry }),
+      comment: (comment) => seen.push(comment),
+    });
+    scanner.feed(new TextEncoder().encode(text));
+    scanner.end();
+    expect(seen).toEqual([...parseAll([text]).events.slice(0, 1), 'hi', ...parseAll([text]).events.slice(1)]);
+    expect(seen).toEqual([
+      { event: 'a', data: '1', id: '5', retry: 20 },
+      'hi',
+      { event: 'message', data: '2', id: '5', retry: undefined },
+    ]);
   });
 });

@@ -28,6 +28,18 @@ import { resolveMaxEventLength, type StreamEventLimitOptions, streamEventTooLarg
 
 const LINE_FEED = 10;
 const CARRIAGE_RETURN = 13;
+const DATA_FIRST = 100; // 'd'
+const EVENT_FIRST = 101; // 'e'
+
+/**
+ * What {@link createSseScanner} calls: an event's fields as arguments (no object per event), and
+ * the text of a `:` comment line.
+ */
+export interface SseScannerCallbacks {
+  /** One dispatched event: its type (`message` when it named none), joined data, last id and retry. */
+  event(type: string, data: string, id: string | undefined, retry: number | undefined): void;
+  comment?(comment: string): void;
+}
 
 /**
  * Creates a one-pass server-sent events parser (WHATWG `text/event-stream` rules): `\r\n`, `\r`
@@ -45,6 +57,22 @@ const CARRIAGE_RETURN = 13;
  * parser.end();
  */
 export function createSseParser(callbacks: SseParserCallbacks, options?: StreamEventLimitOptions): SseParser {
+  const onComment = callbacks.onComment;
+  return createSseScanner(
+    {
+      event: (event, data, id, retry) => callbacks.onEvent({ event, data, id, retry }),
+      ...(onComment === undefined ? {} : { comment: (comment: string) => onComment(comment) }),
+    },
+    options,
+  );
+}
+
+/**
+ * The parser of {@link createSseParser} with the event's fields passed as arguments: what the
+ * adapters' read loop (`decodeSseStream`) uses, so a token stream allocates no `SseEvent` and no
+ * string per line (`event:` and `data:` values are cut straight out of the decoded chunk).
+ */
+export function createSseScanner(callbacks: SseScannerCallbacks, options?: StreamEventLimitOptions): SseParser {
   const decoder = new TextDecoder('utf-8');
   const maxLength = resolveMaxEventLength(options);
   let failed = false;
@@ -65,13 +93,40 @@ export function createSseParser(callbacks: SseParserCallbacks, options?: StreamE
   let retry: number | undefined;
 
   function dispatch(): void {
-    if (hasData) {
-      callbacks.onEvent({ event: eventType === '' ? 'message' : eventType, data, id: lastEventId, retry });
-    }
+    if (hasData) callbacks.event(eventType === '' ? 'message' : eventType, data, lastEventId, retry);
     eventType = '';
     data = '';
     hasData = false;
     retry = undefined;
+  }
+
+  function addData(value: string): void {
+    if (hasData && data.length + value.length >= maxLength) tooLarge('SSE event');
+    data = hasData ? `${data}\n${value}` : value;
+    hasData = true;
+  }
+
+  /**
+   * The line `text[start, end)` (no line end inside), read in place: the fast path for the lines
+   * nearly every event is made of (`data:`, `event:`, the blank line), with no string for the line.
+   */
+  function processRange(text: string, start: number, end: number): void {
+    if (end - start > maxLength) tooLarge('SSE line');
+    if (end === start) {
+      dispatch();
+      return;
+    }
+    const first = text.charCodeAt(start);
+    if (first === DATA_FIRST && text.startsWith('data:', start)) {
+      addData(text.slice(text.charCodeAt(start + 5) === 32 && start + 5 < end ? start + 6 : start + 5, end));
+      return;
+    }
+    // Named events (Anthropic, OpenAI Responses) put an `event:` line before every `data:` line.
+    if (first === EVENT_FIRST && text.startsWith('event:', start)) {
+      eventType = text.slice(text.charCodeAt(start + 6) === 32 && start + 6 < end ? start + 7 : start + 6, end);
+      return;
+    }
+    processLine(text.slice(start, end));
   }
 
   function processLine(line: string): void {
@@ -80,22 +135,9 @@ export function createSseParser(callbacks: SseParserCallbacks, options?: StreamE
       dispatch();
       return;
     }
-    // Fast path for the line nearly every event is made of.
-    if (line.startsWith('data:')) {
-      const value = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5);
-      if (hasData && data.length + value.length >= maxLength) tooLarge('SSE event');
-      data = hasData ? `${data}\n${value}` : value;
-      hasData = true;
-      return;
-    }
-    // Named events (Anthropic, OpenAI Responses) put an `event:` line before every `data:` line.
-    if (line.startsWith('event:')) {
-      eventType = line.charCodeAt(6) === 32 ? line.slice(7) : line.slice(6);
-      return;
-    }
     const colon = line.indexOf(':');
     if (colon === 0) {
-      callbacks.onComment?.(line.charCodeAt(1) === 32 ? line.slice(2) : line.slice(1));
+      callbacks.comment?.(line.charCodeAt(1) === 32 ? line.slice(2) : line.slice(1));
       return;
     }
     const field = colon === -1 ? line : line.slice(0, colon);
@@ -106,9 +148,7 @@ export function createSseParser(callbacks: SseParserCallbacks, options?: StreamE
         eventType = value;
         break;
       case 'data':
-        if (hasData && data.length + value.length >= maxLength) tooLarge('SSE event');
-        data = hasData ? `${data}\n${value}` : value;
-        hasData = true;
+        addData(value);
         break;
       case 'id':
         if (!value.includes('\0')) lastEventId = value;
@@ -133,12 +173,15 @@ export function createSseParser(callbacks: SseParserCallbacks, options?: StreamE
     }
     if (text.indexOf('\r', start) === -1) {
       // No carriage return in this chunk (the usual case): jump from line feed to line feed natively
-      // instead of looking at every character.
+      // instead of looking at every character, and read each whole line where it lies.
       let end = text.indexOf('\n', start);
       while (end !== -1) {
-        const line = partialLine === '' ? text.slice(start, end) : partialLine + text.slice(start, end);
-        partialLine = '';
-        processLine(line);
+        if (partialLine === '') processRange(text, start, end);
+        else {
+          const line = partialLine + text.slice(start, end);
+          partialLine = '';
+          processLine(line);
+        }
         start = end + 1;
         end = text.indexOf('\n', start);
       }

@@ -176,7 +176,7 @@ export function createAnthropicMessagesProvider(settings: AnthropicMessagesSetti
     const context = errorContext(messagesUrl, signal, secrets);
     const decoder = new AnthropicStreamDecoder(decoderOptions(context));
     // One pass from bytes to events; a `ping` or a comment is a keep-alive for the stall timers.
-    return decodeSseStream(response.body, { event: (event, out) => decoder.handleData(event.data, out) });
+    return decodeSseStream(response.body, { event: (_type, data, out) => decoder.handleData(data, out) });
   }
 
   return {

@@ -234,7 +234,7 @@ export class CohereStreamDecoder {
  * body and undici would destroy the keep-alive socket.
  */
 export function decodeCohereEventStream(body: AsyncIterable<Uint8Array>, decoder: CohereStreamDecoder): BatchSource {
-  return decodeSseStream(body, { event: (event, out) => decoder.push(event.data, out) });
+  return decodeSseStream(body, { event: (_type, data, out) => decoder.push(data, out) });
 }
 
 /** Blank data (no characters, or only whitespace), skipped like a keep-alive; cheap for JSON data. */

@@ -60,9 +60,8 @@ export function readGeminiStream(
   providerId: string,
 ): BatchSource {
   return decodeSseStream(body, {
-    event: (event, out) => {
+    event: (_type, data, out) => {
       if (mapper.failed) return;
-      const data = event.data;
       let json: unknown;
       try {
         json = JSON.parse(data);

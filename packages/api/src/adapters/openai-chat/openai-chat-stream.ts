@@ -274,13 +274,13 @@ export class ChatStreamMapper {
  */
 export function decodeChatStream(body: AsyncIterable<Uint8Array>, mapper: ChatStreamMapper): BatchSource {
   return decodeSseStream(body, {
-    event: (message, out) => {
+    event: (_type, data, out) => {
       if (mapper.done) return;
-      if (message.data === '[DONE]') {
+      if (data === '[DONE]') {
         mapper.finish(true, out);
         return;
       }
-      const chunk = parseChunk(message.data);
+      const chunk = parseChunk(data);
       if (chunk !== undefined) mapper.push(chunk, out);
     },
     end: (out) => mapper.finish(false, out),

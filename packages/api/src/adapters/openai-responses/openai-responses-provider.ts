@@ -200,8 +200,8 @@ function requestHeaders(
 function decodeResponsesStream(body: ByteStream, mapper: OpenAIResponsesStreamMapper): BatchSource {
   let done = false;
   return decodeSseStream(body, {
-    event: (event, out) => {
-      if (!done) done = mapper.handle(event, out);
+    event: (type, data, out) => {
+      if (!done) done = mapper.handleEvent(type, data, out);
     },
     end: (out) => {
       if (!done) mapper.finish(out);

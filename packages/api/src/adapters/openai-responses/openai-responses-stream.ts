@@ -74,20 +74,25 @@ export class OpenAIResponsesStreamMapper {
 
   /** Maps one SSE event, pushing stream events to `out`; returns true at the terminal event. */
   handle(sse: SseEvent, out: StreamEvent[]): boolean {
-    if (sse.data === '[DONE]') return false;
+    return this.handleEvent(sse.event, sse.data, out);
+  }
+
+  /** {@link handle} with the event's type and data as strings (what the SSE read loop hands over). */
+  handleEvent(type: string, data: string, out: StreamEvent[]): boolean {
+    if (data === '[DONE]') return false;
     let payload: unknown;
     try {
-      payload = JSON.parse(sse.data);
+      payload = JSON.parse(data);
     } catch {
-      this.ignoreEvent(sse.event);
+      this.ignoreEvent(type);
       return false;
     }
     if (typeof payload !== 'object' || payload === null) {
-      this.ignoreEvent(sse.event);
+      this.ignoreEvent(type);
       return false;
     }
     const record = payload as Record<string, unknown>;
-    switch (typeof record.type === 'string' ? record.type : sse.event) {
+    switch (typeof record.type === 'string' ? record.type : type) {
       case 'response.output_text.delta':
         this.textDelta(record, false, out);
         return false;
