@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Dispatcher, errors } from 'undici';
+import { type AbortableRequest, type AttemptAbortSlot, attemptAbortSlot } from './attempt-abort.js';
 import type { BatchSourceControl } from './batch-source.js';
 import type { BodyHandlers } from './body-handlers.js';
 
@@ -25,7 +26,8 @@ export function isDispatchedBody(value: unknown): value is DispatchedBody {
  * Sends one request with `dispatcher.dispatch()` and resolves at the response head. The body is
  * delivered straight from undici's `onResponseData` to one subscriber ({@link DispatchedBody}): no
  * `RequestHandler`, no `Readable`, no `data` event per read. The caller's `signal` aborts the request
- * (before or after the head) through the handler's controller, with one listener on it.
+ * (before or after the head) through the handler's controller: an attempt signal of
+ * `streamWithRetries` through its abort slot (see `attempt-abort.ts`), any other with one listener.
  */
 export function dispatchStream(
   dispatcher: Dispatcher,
@@ -47,7 +49,7 @@ export function dispatchStream(
  * byte chunks for other callers). Chunks that arrive before the subscriber are buffered (the socket
  * is paused past {@link HIGH_WATER_BYTES}) and handed over in a microtask after it subscribes.
  */
-export class DispatchedBody implements Dispatcher.DispatchHandler, AsyncIterable<Uint8Array> {
+export class DispatchedBody implements Dispatcher.DispatchHandler, AsyncIterable<Uint8Array>, AbortableRequest {
   private controller: Dispatcher.DispatchController | undefined;
   private abortReason: unknown;
   private headSettled = false;
@@ -60,16 +62,27 @@ export class DispatchedBody implements Dispatcher.DispatchHandler, AsyncIterable
   private done = false;
   private pausedByReader = false;
   private readonly onAbort: (() => void) | undefined;
+  /** The attempt's abort slot this request sits in (instead of a listener on the signal). */
+  private slot: AttemptAbortSlot | undefined;
 
   constructor(
     private readonly signal: AbortSignal | undefined,
     private readonly resolveHead: (response: DispatchedResponse) => void,
     private readonly rejectHead: (error: unknown) => void,
   ) {
-    if (signal !== undefined) {
+    const slot = attemptAbortSlot(signal);
+    if (slot !== undefined && slot.request === undefined) {
+      slot.request = this;
+      this.slot = slot;
+    } else if (signal !== undefined) {
       this.onAbort = () => this.abort(signal.reason ?? new errors.RequestAbortedError());
       signal.addEventListener('abort', this.onAbort, { once: true });
     }
+  }
+
+  /** The attempt was aborted (what its slot calls, with the signal's reason). */
+  abortRequest(reason: unknown): void {
+    this.abort(reason ?? new errors.RequestAbortedError());
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -243,8 +256,11 @@ export class DispatchedBody implements Dispatcher.DispatchHandler, AsyncIterable
     else if (!this.controller.aborted) this.controller.abort(reason as Error);
   }
 
-  /** The request is over (or being aborted): stop listening to the caller's signal. */
+  /** The request is over (or being aborted): stop listening to the caller's signal, or leave the slot. */
   private release(): void {
-    if (this.onAbort !== undefined) this.signal?.removeEventListener('abort', this.onAbort);
+    if (this.slot !== undefined) {
+      if (this.slot.request === this) this.slot.request = undefined;
+      this.slot = undefined;
+    } else if (this.onAbort !== undefined) this.signal?.removeEventListener('abort', this.onAbort);
   }
 }

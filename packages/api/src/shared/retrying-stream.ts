@@ -2,6 +2,7 @@ import type { LlmError } from '../spec/llm-error.js';
 import { AbortedError, NetworkError, StreamStallError } from '../spec/llm-error-classes.js';
 import type { StreamEvent } from '../spec/stream-event.js';
 import { abortableSleep } from './abort.js';
+import { type AttemptAbortSlot, attachAttemptAbortSlot } from './attempt-abort.js';
 import { type BatchSink, type BatchSourceControl, isBatchSource, START_BATCHES } from './batch-source.js';
 import { decideRetry } from './retry-policy.js';
 import { resolveStallLimits } from './stall-timeouts.js';
@@ -35,6 +36,8 @@ interface Attempt {
   readonly index: number;
   /** Aborts the attempt's request (a stall, the caller's abort, a cancel); its signal goes to `open`. */
   readonly controller: AbortController;
+  /** Where the attempt's request waits to be aborted (no listener on the signal; see `attempt-abort.ts`). */
+  readonly abortSlot: AttemptAbortSlot;
   readonly watch: StallWatch;
   held: StreamEvent[];
   /** Push source: its flow control once started. */
@@ -166,9 +169,10 @@ export class RetryingStream implements AsyncIterableIterator<StreamEvent> {
     const attempt: Attempt = {
       index,
       controller,
+      abortSlot: attachAttemptAbortSlot(controller.signal),
       watch: new StallWatch(this.limits, (stallKind, timeoutMs) => {
         const stall = new StreamStallError({ ...this.provider, stallKind, timeoutMs });
-        controller.abort(stall);
+        abortAttempt(attempt, stall);
         this.fail(attempt, stall);
       }),
       held: [],
@@ -180,7 +184,7 @@ export class RetryingStream implements AsyncIterableIterator<StreamEvent> {
       drained: undefined,
       // The caller's abort ends the attempt at once, without waiting for the source to notice.
       onCallerAbort: () => {
-        controller.abort(signal?.reason);
+        abortAttempt(attempt, signal?.reason);
         this.fail(attempt, this.aborted());
       },
     };
@@ -318,7 +322,7 @@ export class RetryingStream implements AsyncIterableIterator<StreamEvent> {
     attempt.watch.stop();
     this.options.signal?.removeEventListener('abort', attempt.onCallerAbort);
     if (!ended) {
-      attempt.controller.abort();
+      abortAttempt(attempt, undefined);
       attempt.control?.cancel();
       attempt.iterator?.return?.()?.catch(() => undefined);
     }
@@ -331,7 +335,7 @@ export class RetryingStream implements AsyncIterableIterator<StreamEvent> {
   private drain(attempt: Attempt): void {
     this.close(attempt, true);
     const limit = setTimeout(() => {
-      attempt.controller.abort();
+      abortAttempt(attempt, undefined);
       attempt.control?.cancel();
     }, DRAIN_LIMIT_MS);
     limit.unref?.();
@@ -372,6 +376,12 @@ export class RetryingStream implements AsyncIterableIterator<StreamEvent> {
   private aborted(): AbortedError {
     return new AbortedError({ ...this.provider, cause: this.options.signal?.reason });
   }
+}
+
+/** Aborts an attempt's signal and, through its slot, the request in flight (which has no listener on it). */
+function abortAttempt(attempt: Attempt, reason: unknown): void {
+  attempt.controller.abort(reason);
+  attempt.abortSlot.request?.abortRequest(attempt.controller.signal.reason);
 }
 
 function isBatch(item: StreamEventBatch): item is readonly StreamEvent[] {
