@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CACHE_MAX_AGE_MS, ComponentRuntimeError, createComponentRuntime, pruneComponentCache } from '../index.js';
-import { touchCacheEntry, touchCacheEntrySync } from './cache-prune.js';
+import { CACHE_REFRESH_INTERVAL_MS, touchCacheEntry, touchCacheEntrySync } from './cache-prune.js';
 import { ensureTranspiled, hashBytes, transpiledDir } from './transpile-cache.js';
 
 // A runtime's cache grew without bound: every component version, worker bundle, Node version and
@@ -184,3 +184,26 @@ async function transpiledEntryFor(bytes: Uint8Array): Promise<string> {
   await entry(join(dir, 'interface.json'), 0, '{"exports":[],"imports":[]}');
   return dir;
 }
+
+describe('a live runtime keeps what it prepared', () => {
+  it('re-marks its prepared components while it runs, so a long-running host never loses them to a prune', async () => {
+    const { buildFixture } = await import('./test-fixtures.js');
+    const built = await buildFixture('function-basic', 'function-tool');
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const runtime = createComponentRuntime({ cacheDir, cacheMaxAgeMs: Number.POSITIVE_INFINITY });
+    try {
+      const component = await runtime.prepare({ path: built.path });
+      // Months later, by the clock of the files: no call touched it since.
+      await age(component.dir, CACHE_MAX_AGE_MS + DAY);
+      vi.advanceTimersByTime(CACHE_REFRESH_INTERVAL_MS);
+      await vi.waitFor(async () => expect(Date.now() - (await stat(component.dir)).mtimeMs).toBeLessThan(DAY), {
+        timeout: 5_000,
+        interval: 20,
+      });
+      expect((await pruneComponentCache(cacheDir)).removed).not.toContain(component.dir);
+    } finally {
+      vi.useRealTimers();
+      await runtime.close();
+    }
+  }, 120_000);
+});

@@ -11,6 +11,12 @@ export const CACHE_MAX_AGE_MS = 30 * DAY_MS;
 /** An entry's mark of use (its mtime) is refreshed at most this often, so a hit costs one `stat`. */
 const TOUCH_AFTER_MS = DAY_MS;
 
+/**
+ * How often a live runtime re-marks the components it has prepared: far below the prune age, so
+ * a runtime that runs for months keeps what its workers may load again.
+ */
+export const CACHE_REFRESH_INTERVAL_MS = 6 * 60 * 60 * 1000;
+
 /** A writer's temp file or folder (`<name>.<pid>.<random>.tmp`) this old is a crashed writer's leftover. */
 const STALE_TEMP_MS = DAY_MS;
 

@@ -9,7 +9,7 @@ import { AllowedHostError, parseAllowedHosts } from '../web-fetch/allowed-hosts.
 import type { WebFetchLookup } from '../web-fetch/guarded-agent.js';
 import { knownBoxAgntsManifest, missingManifestMessage } from './boxagnts-tools.js';
 import { defaultCacheDir } from './cache-dir.js';
-import { CACHE_MAX_AGE_MS, pruneCacheInBackground } from './cache-prune.js';
+import { CACHE_MAX_AGE_MS, CACHE_REFRESH_INTERVAL_MS, pruneCacheInBackground, touchCacheEntry } from './cache-prune.js';
 import { type CommandManifest, parseCommandManifest, readCommandManifest } from './command-manifest.js';
 import { ComponentEgress } from './component-egress.js';
 import { ComponentRuntimeError } from './component-runtime-error.js';
@@ -243,6 +243,16 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
   const addressPolicy = createAddressPolicy(options.network?.trustedAddresses ?? []);
   const prepared = new Map<string, Promise<TranspiledComponent>>();
   const stats = { transpiles: 0, transpileCacheHits: 0 };
+  // What this runtime has prepared stays marked used while it lives, so another process's prune
+  // never removes a component whose next worker would import it from the cache.
+  const keepFresh = setInterval(() => {
+    for (const pending of prepared.values())
+      pending.then(
+        (component) => touchCacheEntry(component.dir),
+        () => {},
+      );
+  }, CACHE_REFRESH_INTERVAL_MS);
+  keepFresh.unref();
 
   async function prepare(source: ComponentSource): Promise<PreparedComponent> {
     const name = 'path' in source ? source.path : source.name;
@@ -484,6 +494,7 @@ export function createComponentRuntime(options: ComponentRuntimeOptions = {}): C
     call,
     stats: () => ({ ...stats, workersSpawned: pool.spawned }),
     close: async () => {
+      clearInterval(keepFresh);
       await pool.close();
       await egress.close();
     },
